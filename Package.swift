@@ -1,0 +1,51 @@
+// swift-tools-version:6.0
+// The module graph reads like the design: C shims (libcurl loaded at run time, libcrypto linked),
+// platform and JSON basics, HTTP over curl, the Lambda runtime, AWS signing and clients, token
+// verification, the account domain, the service (envelope, config, handlers), three thin executables.
+import PackageDescription
+
+let package = Package(
+    name: "swift-signin-backend",
+    products: [
+        .executable(name: "auth-signin", targets: ["auth-signin"]),
+        .executable(name: "auth-refresh", targets: ["auth-refresh"]),
+        .executable(name: "auth-link", targets: ["auth-link"]),
+    ],
+    targets: [
+        // libcurl is reached only through this shim, which dlopen()s libcurl.so.4 at start-up:
+        // no link-time reference, so no Debian symbol-version tag (see docs/decisions.md).
+        .target(name: "CCurlShim", linkerSettings: [.linkedLibrary("dl")]),
+        // OpenSSL's libcrypto (SHA-256, HMAC, RSA verify, CSPRNG), linked normally: its symbol
+        // versions (OPENSSL_3.0.0) are upstream's and the same on Amazon Linux 2023.
+        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+
+        .target(name: "PlatformSupport"),
+        .target(name: "StrictJSON"),
+        .target(name: "CryptoPrimitives", dependencies: ["COpenSSL", "PlatformSupport"]),
+        .target(name: "CurlHTTP", dependencies: ["CCurlShim", "PlatformSupport"]),
+        .target(name: "LambdaRuntime", dependencies: ["CurlHTTP", "StrictJSON", "PlatformSupport"]),
+        .target(name: "SigV4", dependencies: ["CryptoPrimitives", "PlatformSupport"]),
+        .target(name: "AWSClients", dependencies: ["SigV4", "CurlHTTP", "StrictJSON", "PlatformSupport"]),
+        .target(name: "TokenVerification", dependencies: ["CryptoPrimitives", "CurlHTTP", "StrictJSON", "PlatformSupport"]),
+        .target(name: "AccountDomain", dependencies: ["AWSClients", "TokenVerification", "CryptoPrimitives", "StrictJSON", "PlatformSupport"]),
+        .target(name: "AuthService", dependencies: ["AccountDomain", "LambdaRuntime", "AWSClients", "TokenVerification", "StrictJSON", "PlatformSupport"]),
+
+        .executableTarget(name: "auth-signin", dependencies: ["AuthService", "LambdaRuntime"]),
+        .executableTarget(name: "auth-refresh", dependencies: ["AuthService", "LambdaRuntime"]),
+        .executableTarget(name: "auth-link", dependencies: ["AuthService", "LambdaRuntime"]),
+        // Test-only function: echo / throw / init-error / big-response, for runtime tests and the bench.
+        .executableTarget(name: "lambda-probe", dependencies: ["LambdaRuntime"]),
+
+        .testTarget(name: "PlatformSupportTests", dependencies: ["PlatformSupport"]),
+        .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
+        .testTarget(name: "CryptoPrimitivesTests", dependencies: ["CryptoPrimitives", "StrictJSON", "PlatformSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "CurlHTTPTests", dependencies: ["CurlHTTP"]),
+        .testTarget(name: "LambdaRuntimeTests", dependencies: ["LambdaRuntime", "StrictJSON"]),
+        .testTarget(name: "SigV4Tests", dependencies: ["SigV4", "StrictJSON", "PlatformSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "AWSClientsTests", dependencies: ["AWSClients", "CurlHTTP", "PlatformSupport"]),
+        .testTarget(name: "TokenVerificationTests", dependencies: ["TokenVerification", "CryptoPrimitives", "StrictJSON", "PlatformSupport"]),
+        .testTarget(name: "AccountDomainTests", dependencies: ["AccountDomain", "StrictJSON", "PlatformSupport"]),
+        .testTarget(name: "AuthServiceTests", dependencies: ["AuthService", "StrictJSON", "LambdaRuntime"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

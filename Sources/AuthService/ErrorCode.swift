@@ -1,0 +1,39 @@
+/// The contract's stable error codes (CONTRACT.md, "Envelope"). `message` texts are for people
+/// and never contain a token, a secret or a stack trace.
+public enum ErrorCode: String, Sendable, CaseIterable {
+    case invalidRequest = "INVALID_REQUEST"
+    case unsupportedProvider = "UNSUPPORTED_PROVIDER"
+    case invalidToken = "INVALID_TOKEN"
+    case tokenExpired = "TOKEN_EXPIRED"
+    case accountNotFound = "ACCOUNT_NOT_FOUND"
+    case accountAlreadyExists = "ACCOUNT_ALREADY_EXISTS"
+    case providerAlreadyLinked = "PROVIDER_ALREADY_LINKED"
+    case providerNotLinked = "PROVIDER_NOT_LINKED"
+    case lastProvider = "LAST_PROVIDER"
+    case sessionInvalid = "SESSION_INVALID"
+    case reauthenticationRequired = "REAUTHENTICATION_REQUIRED"
+    case conflict = "CONFLICT"
+    case upstreamUnavailable = "UPSTREAM_UNAVAILABLE"
+
+    /// Used only for Function URL answers; a direct invoke always gets the envelope.
+    public var httpStatus: Int {
+        switch self {
+        case .invalidRequest, .unsupportedProvider: return 400
+        case .invalidToken, .tokenExpired, .sessionInvalid, .reauthenticationRequired: return 401
+        case .accountNotFound, .providerNotLinked: return 404
+        case .accountAlreadyExists, .providerAlreadyLinked, .lastProvider, .conflict: return 409
+        case .upstreamUnavailable: return 503
+        }
+    }
+}
+
+/// An expected failure: answered in the envelope, never through the Runtime API error endpoint.
+public struct ServiceError: Error, Sendable, Equatable {
+    public let code: ErrorCode
+    public let message: String
+
+    public init(_ code: ErrorCode, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+}

@@ -1,0 +1,62 @@
+/// A request as the layers above build it. Header names are sent as given.
+public struct HTTPRequest: Sendable {
+    public var method: String
+    public var url: String
+    public var headers: [(name: String, value: String)]
+    public var body: [UInt8]
+    /// Whole-transfer limit in milliseconds; 0 means none (the Runtime API's long poll).
+    public var timeoutMilliseconds: Int
+
+    public init(method: String = "GET", url: String, headers: [(name: String, value: String)] = [], body: [UInt8] = [], timeoutMilliseconds: Int = 10_000) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.timeoutMilliseconds = timeoutMilliseconds
+    }
+}
+
+public struct HTTPResponse: Sendable {
+    public var status: Int
+    /// In arrival order; names as the server sent them.
+    public var headers: [(name: String, value: String)]
+    public var body: [UInt8]
+
+    public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// First header with this name, compared case-insensitively.
+    public func header(_ name: String) -> String? {
+        let wanted = name.lowercased()
+        return headers.first(where: { $0.name.lowercased() == wanted })?.value
+    }
+
+    public var bodyText: String { String(decoding: body, as: UTF8.self) }
+}
+
+/// A transfer that produced no HTTP answer.
+public struct HTTPError: Error, Sendable, CustomStringConvertible {
+    public enum Kind: Sendable, Equatable {
+        case timeout
+        /// Could not connect, connection reset, DNS failure: worth a retry.
+        case connection
+        /// Response larger than the handle's limit.
+        case responseTooLarge
+        /// Bad URL, unsupported protocol, libcurl missing: retrying will not help.
+        case other
+    }
+    public let kind: Kind
+    /// libcurl's text for the error (never includes request headers or bodies).
+    public let message: String
+
+    public init(kind: Kind, message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    public var isRetryable: Bool { kind == .timeout || kind == .connection }
+    public var description: String { "HTTP transfer failed (\(kind)): \(message)" }
+}

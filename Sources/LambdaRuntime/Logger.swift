@@ -1,0 +1,90 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import PlatformSupport
+import StrictJSON
+
+/// Lambda-style logging to stderr: plain text, or Lambda's JSON shape when
+/// `AWS_LAMBDA_LOG_FORMAT=JSON` (`timestamp` RFC 3339, `level`, `message`, `requestId`), filtered
+/// by `AWS_LAMBDA_LOG_LEVEL`. Callers never pass tokens or secrets: messages name things, they
+/// do not quote them (see `Redact`).
+public struct Logger: Sendable {
+    public enum Level: Int, Sendable, Comparable {
+        case trace, debug, info, warn, error, fatal
+        public var name: String { ["TRACE", "DEBUG", "INFO", "WARN", "ERROR", "FATAL"][rawValue] }
+        public static func < (a: Level, b: Level) -> Bool { a.rawValue < b.rawValue }
+
+        public init?(name: String) {
+            switch name.uppercased() {
+            case "TRACE": self = .trace
+            case "DEBUG": self = .debug
+            case "INFO": self = .info
+            case "WARN", "WARNING": self = .warn
+            case "ERROR": self = .error
+            case "FATAL": self = .fatal
+            default: return nil
+            }
+        }
+    }
+
+    public let minimumLevel: Level
+    public let json: Bool
+    public var requestID: String?
+
+    public init(minimumLevel: Level = .info, json: Bool = false, requestID: String? = nil) {
+        self.minimumLevel = minimumLevel
+        self.json = json
+        self.requestID = requestID
+    }
+
+    /// Reads `AWS_LAMBDA_LOG_FORMAT` and `AWS_LAMBDA_LOG_LEVEL`.
+    public static func fromEnvironment() -> Logger {
+        let json = Environment.get("AWS_LAMBDA_LOG_FORMAT")?.uppercased() == "JSON"
+        let level = Environment.nonEmpty("AWS_LAMBDA_LOG_LEVEL").flatMap(Level.init(name:)) ?? .info
+        return Logger(minimumLevel: level, json: json)
+    }
+
+    public func with(requestID: String?) -> Logger {
+        var copy = self
+        copy.requestID = requestID
+        return copy
+    }
+
+    public func isEnabled(_ level: Level) -> Bool { level >= minimumLevel }
+
+    /// `fields` are extra key/values (strings or numbers), rendered as `key=value` in text mode.
+    public func log(_ level: Level, _ message: String, _ fields: [(String, JSONValue)] = []) {
+        guard isEnabled(level) else { return }
+        var line: [UInt8]
+        let now = ISO8601.format(milliseconds: Clock.nowMilliseconds(), fractional: true)
+        if json {
+            var obj = JSONObject([("timestamp", .string(now)), ("level", .string(level.name)), ("message", .string(message))])
+            if let requestID { obj["requestId"] = .string(requestID) }
+            for (k, v) in fields { obj[k] = v }
+            line = JSONValue.object(obj).serialized()
+        } else {
+            var text = "\(now) \(level.name)"
+            if let requestID { text += " \(requestID)" }
+            text += " \(message)"
+            for (k, v) in fields {
+                let rendered: String
+                switch v {
+                case .string(let s): rendered = s
+                default: rendered = v.serializedString()
+                }
+                text += " \(k)=\(rendered)"
+            }
+            line = Array(text.utf8)
+        }
+        line.append(0x0a)
+        // One write(2) per line: unbuffered, and lines from one process never interleave.
+        line.withUnsafeBytes { _ = write(2, $0.baseAddress, $0.count) }
+    }
+
+    public func debug(_ m: String, _ f: [(String, JSONValue)] = []) { log(.debug, m, f) }
+    public func info(_ m: String, _ f: [(String, JSONValue)] = []) { log(.info, m, f) }
+    public func warn(_ m: String, _ f: [(String, JSONValue)] = []) { log(.warn, m, f) }
+    public func error(_ m: String, _ f: [(String, JSONValue)] = []) { log(.error, m, f) }
+}

@@ -1,0 +1,84 @@
+import CurlHTTP
+import StrictJSON
+
+/// The Lambda Runtime API (https://docs.aws.amazon.com/lambda/latest/dg/runtimes-api.html) over
+/// one curl easy handle: the connection to the local runtime endpoint stays open across
+/// invocations, and `next` is a long poll with no timeout (no polling, no sleeps).
+public final class RuntimeAPIClient {
+    public struct Invocation {
+        public let requestID: String
+        public let deadlineMilliseconds: Int64
+        public let invokedFunctionARN: String
+        public let traceID: String?
+        public let clientContext: String?
+        public let cognitoIdentity: String?
+        public let event: [UInt8]
+    }
+
+    /// The Runtime API refused or failed in a way the process cannot recover from.
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    private let base: String
+    private let handle: EasyHandle
+
+    public init(endpoint: String) throws(HTTPError) {
+        base = "http://\(endpoint)/2018-06-01/runtime"
+        // Lambda caps request payloads at 6 MiB; leave room for a little more before refusing.
+        handle = try EasyHandle(maxResponseBytes: 7 << 20)
+    }
+
+    public func next() throws(Failure) -> Invocation {
+        let response: HTTPResponse
+        do throws(HTTPError) {
+            response = try handle.perform(HTTPRequest(url: "\(base)/invocation/next", timeoutMilliseconds: 0))
+        } catch { throw Failure(description: "GET next failed: \(error.message)") }
+        guard response.status == 200 else { throw Failure(description: "GET next answered HTTP \(response.status)") }
+        guard let id = response.header("Lambda-Runtime-Aws-Request-Id"), !id.isEmpty else {
+            throw Failure(description: "GET next answered without Lambda-Runtime-Aws-Request-Id")
+        }
+        return Invocation(
+            requestID: id,
+            deadlineMilliseconds: response.header("Lambda-Runtime-Deadline-Ms").flatMap { Int64($0) } ?? 0,
+            invokedFunctionARN: response.header("Lambda-Runtime-Invoked-Function-Arn") ?? "",
+            traceID: response.header("Lambda-Runtime-Trace-Id"),
+            clientContext: response.header("Lambda-Runtime-Client-Context"),
+            cognitoIdentity: response.header("Lambda-Runtime-Cognito-Identity"),
+            event: response.body)
+    }
+
+    /// Posts the answer. Returns the HTTP status (202 expected; 413 means "too large").
+    public func respond(requestID: String, body: [UInt8]) throws(Failure) -> Int {
+        try post("\(base)/invocation/\(requestID)/response", body: body, errorType: nil)
+    }
+
+    public func reportError(requestID: String, errorType: String, message: String) throws(Failure) {
+        _ = try post("\(base)/invocation/\(requestID)/error", body: RuntimeAPIClient.errorDocument(errorType, message), errorType: errorType)
+    }
+
+    public func reportInitError(errorType: String, message: String) throws(Failure) {
+        _ = try post("\(base)/init/error", body: RuntimeAPIClient.errorDocument(errorType, message), errorType: errorType)
+    }
+
+    static func errorDocument(_ type: String, _ message: String) -> [UInt8] {
+        JSONValue.object(JSONObject([("errorType", .string(type)), ("errorMessage", .string(message)), ("stackTrace", .array([]))])).serialized()
+    }
+
+    private func post(_ url: String, body: [UInt8], errorType: String?) throws(Failure) -> Int {
+        var headers: [(name: String, value: String)] = [("Content-Type", "application/json")]
+        if let errorType { headers.append(("Lambda-Runtime-Function-Error-Type", errorType)) }
+        let response: HTTPResponse
+        do throws(HTTPError) {
+            response = try handle.perform(HTTPRequest(method: "POST", url: url, headers: headers, body: body, timeoutMilliseconds: 30_000))
+        } catch { throw Failure(description: "POST \(RuntimeAPIClient.pathTail(url)) failed: \(error.message)") }
+        if response.status >= 500 {
+            throw Failure(description: "POST \(RuntimeAPIClient.pathTail(url)) answered HTTP \(response.status)")
+        }
+        return response.status
+    }
+
+    private static func pathTail(_ url: String) -> String {
+        url.split(separator: "/").suffix(1).joined()
+    }
+}

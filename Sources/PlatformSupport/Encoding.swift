@@ -1,0 +1,122 @@
+/// Hex and base64 encodings over byte arrays, strict where input comes from outside.
+public enum Hex {
+    private static let digits = Array("0123456789abcdef".utf8)
+
+    /// Lowercase hex.
+    public static func encode<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
+        var out = [UInt8]()
+        out.reserveCapacity(bytes.count * 2)
+        for b in bytes {
+            out.append(digits[Int(b >> 4)])
+            out.append(digits[Int(b & 0x0f)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    public static func decode(_ text: String) -> [UInt8]? {
+        let chars = Array(text.utf8)
+        guard chars.count % 2 == 0 else { return nil }
+        var out = [UInt8]()
+        out.reserveCapacity(chars.count / 2)
+        var i = 0
+        while i < chars.count {
+            guard let hi = nibble(chars[i]), let lo = nibble(chars[i + 1]) else { return nil }
+            out.append(hi << 4 | lo)
+            i += 2
+        }
+        return out
+    }
+
+    private static func nibble(_ c: UInt8) -> UInt8? {
+        switch c {
+        case 48...57: return c - 48
+        case 97...102: return c - 87
+        case 65...70: return c - 55
+        default: return nil
+        }
+    }
+}
+
+public enum Base64 {
+    private static let standard = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+    private static let urlSafe = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+
+    /// Standard alphabet with `=` padding.
+    public static func encode<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
+        encode(Array(bytes), alphabet: standard, pad: true)
+    }
+
+    /// base64url without padding (JWS, RFC 7515 §2).
+    public static func urlEncode<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
+        encode(Array(bytes), alphabet: urlSafe, pad: false)
+    }
+
+    /// Strict base64url: url alphabet only, no padding, no whitespace, and the unused low bits of
+    /// the last character must be zero (so each byte string has exactly one accepted encoding).
+    public static func urlDecode(_ text: Substring) -> [UInt8]? { decode(Array(text.utf8), urlSafe: true, padded: false) }
+    public static func urlDecode(_ text: String) -> [UInt8]? { urlDecode(Substring(text)) }
+
+    /// Standard base64 with padding (Function URL bodies). Also strict.
+    public static func decode(_ text: String) -> [UInt8]? { decode(Array(text.utf8), urlSafe: false, padded: true) }
+
+    private static func encode(_ b: [UInt8], alphabet: [UInt8], pad: Bool) -> String {
+        var out = [UInt8]()
+        out.reserveCapacity((b.count + 2) / 3 * 4)
+        var i = 0
+        while i + 3 <= b.count {
+            let n = UInt32(b[i]) << 16 | UInt32(b[i + 1]) << 8 | UInt32(b[i + 2])
+            out += [alphabet[Int(n >> 18 & 63)], alphabet[Int(n >> 12 & 63)], alphabet[Int(n >> 6 & 63)], alphabet[Int(n & 63)]]
+            i += 3
+        }
+        let rest = b.count - i
+        if rest == 1 {
+            let n = UInt32(b[i]) << 16
+            out += [alphabet[Int(n >> 18 & 63)], alphabet[Int(n >> 12 & 63)]]
+            if pad { out += [61, 61] }
+        } else if rest == 2 {
+            let n = UInt32(b[i]) << 16 | UInt32(b[i + 1]) << 8
+            out += [alphabet[Int(n >> 18 & 63)], alphabet[Int(n >> 12 & 63)], alphabet[Int(n >> 6 & 63)]]
+            if pad { out.append(61) }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func value(_ c: UInt8, urlSafe: Bool) -> UInt32? {
+        switch c {
+        case 65...90: return UInt32(c - 65)
+        case 97...122: return UInt32(c - 71)
+        case 48...57: return UInt32(c + 4)
+        case 45 where urlSafe: return 62
+        case 95 where urlSafe: return 63
+        case 43 where !urlSafe: return 62
+        case 47 where !urlSafe: return 63
+        default: return nil
+        }
+    }
+
+    private static func decode(_ input: [UInt8], urlSafe: Bool, padded: Bool) -> [UInt8]? {
+        var chars = input[...]
+        if padded {
+            guard chars.count % 4 == 0 else { return nil }
+            if chars.last == 61 { chars = chars.dropLast() }
+            if chars.last == 61 { chars = chars.dropLast() }
+        }
+        guard chars.count % 4 != 1 else { return nil }
+        var out = [UInt8]()
+        out.reserveCapacity(chars.count * 3 / 4)
+        var acc: UInt32 = 0
+        var bits = 0
+        for c in chars {
+            guard let v = value(c, urlSafe: urlSafe) else { return nil }
+            acc = acc << 6 | v
+            bits += 6
+            if bits >= 8 {
+                bits -= 8
+                out.append(UInt8(truncatingIfNeeded: acc >> UInt32(bits)))
+                acc &= (1 << UInt32(bits)) - 1
+            }
+        }
+        guard acc == 0 else { return nil } // non-canonical trailing bits
+        return out
+    }
+}

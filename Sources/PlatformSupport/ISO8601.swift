@@ -1,0 +1,101 @@
+/// ISO-8601 / RFC 3339 UTC timestamps ("2026-11-22T11:09:50.123Z"), formatted and parsed by hand
+/// (civil-from-days arithmetic) because the functions carry no Foundation.
+public enum ISO8601 {
+    /// `2026-11-22T11:09:50Z`, or with `.123` when `fractional` is true.
+    public static func format(milliseconds: Int64, fractional: Bool = false) -> String {
+        let seconds = floorDiv(milliseconds, 1000)
+        let millis = Int(milliseconds - seconds * 1000)
+        let days = floorDiv(seconds, 86_400)
+        let secondOfDay = Int(seconds - days * 86_400)
+        let (y, m, d) = civil(fromDays: days)
+        var out = pad(Int(y), 4) + "-" + pad(m, 2) + "-" + pad(d, 2) + "T"
+        out += pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
+        if fractional { out += "." + pad(millis, 3) }
+        return out + "Z"
+    }
+
+    public static func format(seconds: Int64) -> String { format(milliseconds: seconds * 1000) }
+
+    /// The compact forms SigV4 uses: `20261122T110950Z` and `20261122`.
+    public static func amzDate(milliseconds: Int64) -> (dateTime: String, date: String) {
+        let full = format(milliseconds: milliseconds)
+        var compact = ""
+        for ch in full where ch != "-" && ch != ":" { compact.append(ch) }
+        return (compact, String(compact.prefix(8)))
+    }
+
+    /// Parses `YYYY-MM-DDTHH:MM:SS[.fff…](Z|±HH:MM)` into milliseconds since the epoch.
+    public static func parse(_ text: String) -> Int64? {
+        let b = Array(text.utf8)
+        func num(_ from: Int, _ count: Int) -> Int? {
+            guard from + count <= b.count else { return nil }
+            var v = 0
+            for i in from..<(from + count) {
+                guard b[i] >= 48 && b[i] <= 57 else { return nil }
+                v = v * 10 + Int(b[i] - 48)
+            }
+            return v
+        }
+        guard b.count >= 20, let y = num(0, 4), b[4] == 45, let mo = num(5, 2), b[7] == 45, let d = num(8, 2),
+              b[10] == 84 || b[10] == 116, let h = num(11, 2), b[13] == 58, let mi = num(14, 2), b[16] == 58,
+              let s = num(17, 2), (1...12).contains(mo), (1...31).contains(d), h < 24, mi < 60, s < 61
+        else { return nil }
+        var i = 19
+        var millis = 0
+        if i < b.count && b[i] == 46 {
+            i += 1
+            var digits = 0
+            while i < b.count, b[i] >= 48, b[i] <= 57 {
+                if digits < 3 { millis = millis * 10 + Int(b[i] - 48) }
+                digits += 1; i += 1
+            }
+            guard digits > 0 else { return nil }
+            for _ in digits..<3 where digits < 3 { millis *= 10 }
+        }
+        var offset = 0
+        guard i < b.count else { return nil }
+        if b[i] == 90 || b[i] == 122 {
+            i += 1
+        } else if b[i] == 43 || b[i] == 45, let oh = num(i + 1, 2), i + 3 < b.count, b[i + 3] == 58, let om = num(i + 4, 2) {
+            offset = (oh * 60 + om) * 60 * (b[i] == 43 ? 1 : -1)
+            i += 6
+        } else { return nil }
+        guard i == b.count else { return nil }
+        let days = days(fromCivil: Int64(y), mo, d)
+        let secs = days * 86_400 + Int64(h * 3600 + mi * 60 + s) - Int64(offset)
+        return secs * 1000 + Int64(millis)
+    }
+
+    // Howard Hinnant's algorithms, valid for the proleptic Gregorian calendar.
+    static func civil(fromDays z0: Int64) -> (Int64, Int, Int) {
+        let z = z0 + 719_468
+        let era = floorDiv(z, 146_097)
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = Int(doy - (153 * mp + 2) / 5 + 1)
+        let m = Int(mp < 10 ? mp + 3 : mp - 9)
+        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
+    }
+
+    static func days(fromCivil y0: Int64, _ m: Int, _ d: Int) -> Int64 {
+        let y = m <= 2 ? y0 - 1 : y0
+        let era = floorDiv(y, 400)
+        let yoe = y - era * 400
+        let mp = Int64(m > 2 ? m - 3 : m + 9)
+        let doy = (153 * mp + 2) / 5 + Int64(d) - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    private static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 {
+        let q = a / b
+        return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q
+    }
+
+    private static func pad(_ value: Int, _ width: Int) -> String {
+        let s = String(value)
+        return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+    }
+}

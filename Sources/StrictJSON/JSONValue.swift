@@ -1,0 +1,84 @@
+/// A JSON document as a value. Objects keep their member order (so output is stable and reads
+/// like the contract) and never hold a key twice: the parser rejects duplicates, because two
+/// parsers that disagree on which duplicate wins is a classic token-forgery vector.
+public enum JSONValue: Equatable, Sendable {
+    case null
+    case bool(Bool)
+    /// The number's literal text as it appeared (or was produced): lossless for 64-bit integers.
+    case number(String)
+    case string(String)
+    case array([JSONValue])
+    case object(JSONObject)
+
+    public static func int(_ v: Int64) -> JSONValue { .number(String(v)) }
+    public static func int(_ v: Int) -> JSONValue { .number(String(v)) }
+
+    public var stringValue: String? { if case .string(let s) = self { return s } else { return nil } }
+    public var boolValue: Bool? { if case .bool(let b) = self { return b } else { return nil } }
+    public var objectValue: JSONObject? { if case .object(let o) = self { return o } else { return nil } }
+    public var arrayValue: [JSONValue]? { if case .array(let a) = self { return a } else { return nil } }
+    public var isNull: Bool { self == .null }
+
+    /// The number as an exact 64-bit integer: accepts `1700000000` and `1700000000.0`/`1.7e9`
+    /// when they denote an integer in range; nil for anything else.
+    public var int64Value: Int64? {
+        guard case .number(let text) = self else { return nil }
+        if let v = Int64(text) { return v }
+        guard let d = Double(text), d.isFinite, d == d.rounded(), abs(d) < 9.0e15 else { return nil }
+        return Int64(d)
+    }
+
+    public var doubleValue: Double? {
+        guard case .number(let text) = self else { return nil }
+        return Double(text)
+    }
+
+    public subscript(key: String) -> JSONValue? { objectValue?[key] }
+}
+
+/// An ordered JSON object with unique keys. Lookups scan linearly: the objects here are small.
+public struct JSONObject: Equatable, Sendable, Sequence {
+    public private(set) var members: [(key: String, value: JSONValue)]
+
+    public init() { members = [] }
+
+    /// Builds an object; a later member with the same key replaces the earlier one's value.
+    public init(_ members: [(String, JSONValue)]) {
+        self.members = []
+        for (k, v) in members { self[k] = v }
+    }
+
+    public var count: Int { members.count }
+    public var keys: [String] { members.map(\.key) }
+
+    public subscript(key: String) -> JSONValue? {
+        get { members.first(where: { $0.key == key })?.value }
+        set {
+            if let i = members.firstIndex(where: { $0.key == key }) {
+                if let v = newValue { members[i].value = v } else { members.remove(at: i) }
+            } else if let v = newValue {
+                members.append((key, v))
+            }
+        }
+    }
+
+    /// Appends without the uniqueness scan; the parser checks duplicates itself.
+    mutating func appendUnchecked(_ key: String, _ value: JSONValue) { members.append((key, value)) }
+
+    public func makeIterator() -> IndexingIterator<[(key: String, value: JSONValue)]> { members.makeIterator() }
+
+    public static func == (a: JSONObject, b: JSONObject) -> Bool {
+        a.members.count == b.members.count && zip(a.members, b.members).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+    }
+}
+
+extension JSONValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
+    ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral
+{
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(integerLiteral value: Int) { self = .number(String(value)) }
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    public init(dictionaryLiteral elements: (String, JSONValue)...) { self = .object(JSONObject(elements)) }
+    public init(nilLiteral: ()) { self = .null }
+}

@@ -1,0 +1,2 @@
+// ID-token verification: filled in by the token issue.
+public enum TokenVerificationPlaceholder {}

@@ -1,0 +1,4 @@
+import AuthService
+import LambdaRuntime
+
+Lambda.run { _ in PendingHandler(functionName: "auth-signin") }

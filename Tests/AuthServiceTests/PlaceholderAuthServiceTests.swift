@@ -1,0 +1,4 @@
+import Testing
+@testable import AuthService
+
+@Test func AuthServiceModuleLinks() {}

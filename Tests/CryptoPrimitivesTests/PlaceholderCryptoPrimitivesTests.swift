@@ -1,0 +1,4 @@
+import Testing
+@testable import CryptoPrimitives
+
+@Test func CryptoPrimitivesModuleLinks() {}

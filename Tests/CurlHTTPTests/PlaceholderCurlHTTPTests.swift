@@ -1,0 +1,4 @@
+import Testing
+@testable import CurlHTTP
+
+@Test func CurlHTTPModuleLinks() {}

@@ -1,0 +1,4 @@
+import Testing
+@testable import LambdaRuntime
+
+@Test func LambdaRuntimeModuleLinks() {}

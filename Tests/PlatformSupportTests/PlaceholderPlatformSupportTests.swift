@@ -1,0 +1,4 @@
+import Testing
+@testable import PlatformSupport
+
+@Test func PlatformSupportModuleLinks() {}

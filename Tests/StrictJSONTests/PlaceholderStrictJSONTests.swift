@@ -1,0 +1,4 @@
+import Testing
+@testable import StrictJSON
+
+@Test func StrictJSONModuleLinks() {}
