@@ -1,0 +1,53 @@
+"""Fixtures for the integration tests: the real built executables under the official Lambda
+Runtime Interface Emulator, moto with signature checking, and a loopback test identity provider."""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "scripts" / "lib"))
+
+from standins import Emulator, IdentityProvider, MotoServer  # noqa: E402
+
+BUILD_DIR = Path(os.environ.get("SIGNIN_BIN_DIR", ROOT / ".build" / "debug"))
+
+
+def executable(name: str) -> str:
+    path = BUILD_DIR / name
+    if not path.exists():
+        raise FileNotFoundError(f"{path} is missing: run `swift build` first (scripts/test does)")
+    return str(path)
+
+
+@pytest.fixture(scope="session")
+def moto():
+    server = MotoServer(log_path=str(ROOT / ".tmp" / "moto.log"))
+    (ROOT / ".tmp").mkdir(exist_ok=True)
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def idp():
+    provider = IdentityProvider().start()
+    yield provider
+    provider.stop()
+
+
+@pytest.fixture
+def emulator(tmp_path):
+    """Factory: emulator(name, env) starts the named executable; all are stopped at teardown."""
+    started = []
+
+    def start(name: str, env: dict | None = None, **kw) -> Emulator:
+        emu = Emulator(executable(name), env=env, log_path=str(tmp_path / f"{name}-{len(started)}.log"), **kw)
+        started.append(emu)
+        return emu.start()
+
+    yield start
+    for emu in started:
+        emu.stop()

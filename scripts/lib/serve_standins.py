@@ -1,0 +1,76 @@
+#!/usr/bin/env python3
+"""Starts local stand-ins and prints one JSON line describing them, then serves until its
+standard input closes (or --max-seconds pass). Swift test targets launch it with
+`Process` so that `swift test` alone brings up what it needs; it stops with its parent.
+
+    serve_standins.py --moto --idp [--max-seconds 900]
+
+Printed keys: "moto" (the function env: AWS_* , IDENTITY_BUCKET, USER_ROLE_ARN) and "idp"
+(APPLE_/GOOGLE_ JWKS URLs and audiences). Commands on stdin, one JSON object a line, answered
+with one JSON line: {"mint": "apple"|"google", "claims": {...}, "header": {...}} → {"token": ...};
+{"jwks_fetches": true} → counts; {"idp_fail": bool}; {"rotate": "apple"|"google"} → new kid.
+"""
+import argparse
+import json
+import os
+import select
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from standins import IdentityProvider, MotoServer  # noqa: E402
+from standins.idp import SigningKey  # noqa: E402
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--moto", action="store_true")
+    ap.add_argument("--idp", action="store_true")
+    ap.add_argument("--max-seconds", type=float, default=900)
+    args = ap.parse_args()
+    moto = MotoServer().start() if args.moto else None
+    idp = IdentityProvider().start() if args.idp else None
+    try:
+        info = {}
+        if moto:
+            info["moto"] = moto.function_env()
+        if idp:
+            info["idp"] = idp.function_env()
+        print(json.dumps(info), flush=True)
+        deadline = time.monotonic() + args.max_seconds
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([sys.stdin], [], [], 1.0)
+            if not ready:
+                continue
+            line = sys.stdin.readline()
+            if not line:
+                break  # parent closed stdin: done
+            print(json.dumps(handle(json.loads(line), idp)), flush=True)
+    finally:
+        if idp:
+            idp.stop()
+        if moto:
+            moto.stop()
+    return 0
+
+
+def handle(cmd: dict, idp) -> dict:
+    if idp is None:
+        return {"error": "no idp"}
+    if "mint" in cmd:
+        return {"token": idp.mint(cmd["mint"], cmd.get("claims", {}), cmd.get("header"))}
+    if "jwks_fetches" in cmd:
+        return dict(idp.fetches)
+    if "idp_fail" in cmd:
+        idp.fail = bool(cmd["idp_fail"])
+        return {"ok": True}
+    if "rotate" in cmd:
+        keys = idp.apple_keys if cmd["rotate"] == "apple" else idp.google_keys
+        new = SigningKey(f"{cmd['rotate']}-test-{len(keys) + 1}")
+        keys.insert(0, new)
+        return {"kid": new.kid}
+    return {"error": "unknown command"}
+
+
+if __name__ == "__main__":
+    sys.exit(main())

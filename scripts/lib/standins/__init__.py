@@ -1,0 +1,15 @@
+"""Local stand-ins for the services the functions talk to, all on 127.0.0.1:
+
+- ``Emulator``: the official AWS Lambda Runtime Interface Emulator (shipped in aws-sam-cli)
+  running one of the built executables;
+- ``MotoServer``: moto's S3 and STS with signature checking switched on;
+- ``IdentityProvider``: a test Apple/Google issuer: RSA keys, a JWKS endpoint, token minting.
+
+Every server binds 127.0.0.1 on a free port, every wait is bounded, every process is stopped by pid.
+"""
+from .ports import free_port, wait_for_port
+from .rie import Emulator, rie_path
+from .moto import MotoServer
+from .idp import IdentityProvider
+
+__all__ = ["free_port", "wait_for_port", "Emulator", "rie_path", "MotoServer", "IdentityProvider"]

@@ -1,0 +1,170 @@
+"""A test identity provider: mints ID tokens shaped as Apple and Google send them, signed with
+its own RSA keys (Python ``cryptography``: an implementation independent of the project's), and
+serves the public keys as a JWKS on loopback. Issuers and claim shapes are the real ones."""
+import base64
+import hashlib
+import json
+import threading
+import time
+import uuid
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import padding, rsa
+
+APPLE_ISSUER = "https://appleid.apple.com"
+GOOGLE_ISSUER = "https://accounts.google.com"
+APPLE_AUDIENCE = "com.example.photobackup"
+GOOGLE_AUDIENCE = "1234567890-photobackup.apps.googleusercontent.com"
+
+
+def b64url(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def _uint(n: int) -> bytes:
+    return n.to_bytes((n.bit_length() + 7) // 8, "big")
+
+
+class SigningKey:
+    def __init__(self, kid: str, bits: int = 2048, private_key=None):
+        self.kid = kid
+        self.private_key = private_key or rsa.generate_private_key(public_exponent=65537, key_size=bits)
+
+    def jwk(self) -> dict:
+        pub = self.private_key.public_key().public_numbers()
+        return {"kty": "RSA", "kid": self.kid, "use": "sig", "alg": "RS256", "n": b64url(_uint(pub.n)), "e": b64url(_uint(pub.e))}
+
+    def sign(self, signing_input: bytes) -> bytes:
+        return self.private_key.sign(signing_input, padding.PKCS1v15(), hashes.SHA256())
+
+    def pem(self) -> bytes:
+        return self.private_key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                              serialization.NoEncryption())
+
+    @classmethod
+    def from_pem(cls, kid: str, pem: bytes) -> "SigningKey":
+        return cls(kid, private_key=serialization.load_pem_private_key(pem, password=None))
+
+
+def encode_jwt(header: dict, claims: dict, key: SigningKey) -> str:
+    signing_input = f"{b64url(json.dumps(header, separators=(',', ':')).encode())}.{b64url(json.dumps(claims, separators=(',', ':')).encode())}"
+    return f"{signing_input}.{b64url(key.sign(signing_input.encode()))}"
+
+
+class IdentityProvider:
+    """Serves ``/apple/keys`` and ``/google/certs`` on 127.0.0.1 and mints tokens for both."""
+
+    def __init__(self, apple_key: SigningKey | None = None, google_key: SigningKey | None = None):
+        self.apple_keys = [apple_key or SigningKey("apple-test-1")]
+        self.google_keys = [google_key or SigningKey("google-test-1")]
+        self.max_age = 3600
+        self.fetches = {"apple": 0, "google": 0}
+        self.fail = False  # answer 503 (outage simulation)
+        self.server = None
+        self.thread = None
+
+    @property
+    def port(self) -> int:
+        return self.server.server_address[1]
+
+    @property
+    def apple_jwks_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/apple/keys"
+
+    @property
+    def google_jwks_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/google/certs"
+
+    def function_env(self) -> dict:
+        return {"APPLE_AUDIENCES": APPLE_AUDIENCE, "GOOGLE_AUDIENCES": GOOGLE_AUDIENCE,
+                "APPLE_JWKS_URL": self.apple_jwks_url, "GOOGLE_JWKS_URL": self.google_jwks_url}
+
+    def start(self) -> "IdentityProvider":
+        idp = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def do_GET(self):
+                provider = "apple" if self.path.startswith("/apple/") else "google" if self.path.startswith("/google/") else None
+                if provider is None:
+                    self.send_error(404)
+                    return
+                idp.fetches[provider] += 1
+                if idp.fail:
+                    self.send_error(503)
+                    return
+                keys = idp.apple_keys if provider == "apple" else idp.google_keys
+                body = json.dumps({"keys": [k.jwk() for k in keys]}).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Cache-Control", f"public, max-age={idp.max_age}")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True)
+        self.thread.start()
+        return self
+
+    def stop(self) -> None:
+        if self.server:
+            self.server.shutdown()
+            self.server.server_close()
+            self.server = None
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.stop()
+
+    # -- minting ---------------------------------------------------------------------------
+
+    def apple_claims(self, sub: str, email: str | None = None, nonce: str | None = None, private_email: bool = False,
+                     now: int | None = None, lifetime: int = 600, aud: str = APPLE_AUDIENCE, **extra) -> dict:
+        """Claims as Sign in with Apple sends them (booleans sometimes arrive as strings)."""
+        now = int(now if now is not None else time.time())
+        email = email or f"{sub.split('.')[-1][:8]}@privaterelay.appleid.com"
+        claims = {"iss": APPLE_ISSUER, "aud": aud, "exp": now + lifetime, "iat": now, "sub": sub,
+                  "c_hash": b64url(hashlib.sha256(uuid.uuid4().bytes).digest()[:16]), "email": email,
+                  "email_verified": "true", "auth_time": now, "nonce_supported": True, "real_user_status": 2}
+        if private_email:
+            claims["is_private_email"] = "true"
+        if nonce is not None:
+            claims["nonce"] = hashlib.sha256(nonce.encode()).hexdigest()
+        claims.update(extra)
+        return claims
+
+    def google_claims(self, sub: str, email: str | None = None, name: str | None = None, nonce: str | None = None,
+                      now: int | None = None, lifetime: int = 3600, aud: str = GOOGLE_AUDIENCE, **extra) -> dict:
+        now = int(now if now is not None else time.time())
+        email = email or f"user{sub[-6:]}@gmail.com"
+        claims = {"iss": GOOGLE_ISSUER, "azp": aud, "aud": aud, "sub": sub, "email": email, "email_verified": True,
+                  "at_hash": b64url(hashlib.sha256(uuid.uuid4().bytes).digest()[:16]), "iat": now, "exp": now + lifetime}
+        if name:
+            given, _, family = name.partition(" ")
+            claims.update({"name": name, "given_name": given, "family_name": family,
+                           "picture": "https://lh3.googleusercontent.com/a/example=s96-c"})
+        if nonce is not None:
+            claims["nonce"] = nonce
+        claims.update(extra)
+        return claims
+
+    def mint(self, provider: str, claims: dict, header: dict | None = None, key: SigningKey | None = None) -> str:
+        key = key or (self.apple_keys[0] if provider == "apple" else self.google_keys[0])
+        hdr = {"alg": "RS256", "kid": key.kid}
+        if provider == "google":
+            hdr["typ"] = "JWT"
+        hdr.update(header or {})
+        return encode_jwt(hdr, claims, key)
+
+    def apple_token(self, sub: str, **kw) -> str:
+        return self.mint("apple", self.apple_claims(sub, **kw))
+
+    def google_token(self, sub: str, **kw) -> str:
+        return self.mint("google", self.google_claims(sub, **kw))
