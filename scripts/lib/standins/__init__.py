@@ -9,7 +9,7 @@ Every server binds 127.0.0.1 on a free port, every wait is bounded, every proces
 """
 from .ports import free_port, wait_for_port
 from .rie import Emulator, rie_path
-from .moto import MotoServer
+from .motoserver import MotoServer
 from .idp import IdentityProvider
 
 __all__ = ["free_port", "wait_for_port", "Emulator", "rie_path", "MotoServer", "IdentityProvider"]

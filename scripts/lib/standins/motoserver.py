@@ -51,9 +51,10 @@ class MotoServer:
         self.port = free_port()
         env = dict(os.environ, INITIAL_NO_AUTH_ACTION_COUNT="1000", AWS_DEFAULT_REGION=REGION,
                    MOTO_ALLOW_NONEXISTENT_REGION="false")
-        server = Path(sys.executable).parent / "moto_server"
+        # moto_server, through a launcher that makes conditional object writes atomic as S3's are.
+        launcher = Path(__file__).with_name("moto_atomic.py")
         log = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL
-        self.proc = subprocess.Popen([str(server), "-H", "127.0.0.1", "-p", str(self.port)], env=env,
+        self.proc = subprocess.Popen([sys.executable, str(launcher), "-H", "127.0.0.1", "-p", str(self.port)], env=env,
                                      stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         wait_for_port(self.port, timeout, self.proc)
         self._setup()
