@@ -11,5 +11,6 @@ from .ports import free_port, wait_for_port
 from .rie import Emulator, rie_path
 from .motoserver import MotoServer
 from .idp import IdentityProvider
+from .local import LocalDeployment, persistent_idp
 
-__all__ = ["free_port", "wait_for_port", "Emulator", "rie_path", "MotoServer", "IdentityProvider"]
+__all__ = ["free_port", "wait_for_port", "Emulator", "rie_path", "MotoServer", "IdentityProvider", "LocalDeployment", "persistent_idp"]

@@ -1,0 +1,69 @@
+"""The whole service on local stand-ins: moto (S3+STS, signatures checked), the test identity
+provider (keys kept under .tmp/local-idp so minted tokens stay valid between commands), and the
+three functions, each under its own official Lambda emulator with the contract's configuration."""
+import os
+from pathlib import Path
+
+from .idp import IdentityProvider, SigningKey
+from .motoserver import MotoServer
+from .rie import Emulator
+
+ROOT = Path(__file__).resolve().parents[3]
+FUNCTIONS = ("auth-signin", "auth-refresh", "auth-link")
+
+
+def persistent_idp(key_dir: Path = ROOT / ".tmp" / "local-idp") -> IdentityProvider:
+    """A test IdP whose keys are generated once and kept (git-ignored) for scripts/mint-token."""
+    key_dir.mkdir(parents=True, exist_ok=True)
+    keys = {}
+    for provider in ("apple", "google"):
+        pem = key_dir / f"{provider}.pem"
+        kid = f"{provider}-local-1"
+        if pem.exists():
+            keys[provider] = SigningKey.from_pem(kid, pem.read_bytes())
+        else:
+            keys[provider] = SigningKey(kid)
+            pem.write_bytes(keys[provider].pem())
+            os.chmod(pem, 0o600)
+    return IdentityProvider(apple_key=keys["apple"], google_key=keys["google"])
+
+
+class LocalDeployment:
+    def __init__(self, bin_dir: Path, log_dir: Path = ROOT / ".tmp" / "logs", extra_env: dict | None = None, functions=FUNCTIONS):
+        self.bin_dir = Path(bin_dir)
+        self.log_dir = Path(log_dir)
+        self.extra_env = extra_env or {}
+        self.functions = functions
+        self.moto = MotoServer(log_path=str(self.log_dir / "moto.log"))
+        self.idp = persistent_idp()
+        self.emulators: dict[str, Emulator] = {}
+
+    def env(self) -> dict:
+        env = {**self.moto.function_env(), **self.idp.function_env(), "AWS_LAMBDA_LOG_LEVEL": "INFO"}
+        env.update(self.extra_env)
+        return env
+
+    def start(self) -> "LocalDeployment":
+        self.log_dir.mkdir(parents=True, exist_ok=True)
+        self.moto.start()
+        self.idp.start()
+        for name in self.functions:
+            emu = Emulator(str(self.bin_dir / name), env={**self.env(), "AWS_LAMBDA_FUNCTION_NAME": name},
+                           log_path=str(self.log_dir / f"{name}.log"))
+            self.emulators[name] = emu.start()
+        return self
+
+    def invoke(self, function: str, event) -> dict:
+        return self.emulators[function].invoke(event)
+
+    def stop(self) -> None:
+        for emu in self.emulators.values():
+            emu.stop()
+        self.idp.stop()
+        self.moto.stop()
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.stop()
