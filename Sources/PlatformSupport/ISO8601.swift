@@ -50,17 +50,20 @@ public enum ISO8601 {
                 digits += 1; i += 1
             }
             guard digits > 0 else { return nil }
-            for _ in digits..<3 where digits < 3 { millis *= 10 }
+            // (`for _ in digits..<3` would trap on a range with lower > upper for 4+ digits.)
+            var scale = digits
+            while scale < 3 { millis *= 10; scale += 1 }
         }
         var offset = 0
         guard i < b.count else { return nil }
         if b[i] == 90 || b[i] == 122 {
             i += 1
-        } else if b[i] == 43 || b[i] == 45, let oh = num(i + 1, 2), i + 3 < b.count, b[i + 3] == 58, let om = num(i + 4, 2) {
+        } else if b[i] == 43 || b[i] == 45, let oh = num(i + 1, 2), i + 3 < b.count, b[i + 3] == 58, let om = num(i + 4, 2),
+                  oh < 24, om < 60 {
             offset = (oh * 60 + om) * 60 * (b[i] == 43 ? 1 : -1)
             i += 6
         } else { return nil }
-        guard i == b.count else { return nil }
+        guard i == b.count, d <= daysInMonth(Int64(y), mo) else { return nil } // no Feb 30, no Feb 29 of 2100
         let days = days(fromCivil: Int64(y), mo, d)
         let secs = days * 86_400 + Int64(h * 3600 + mi * 60 + s) - Int64(offset)
         return secs * 1000 + Int64(millis)
@@ -87,6 +90,14 @@ public enum ISO8601 {
         let doy = (153 * mp + 2) / 5 + Int64(d) - 1
         let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
         return era * 146_097 + doe - 719_468
+    }
+
+    static func daysInMonth(_ y: Int64, _ m: Int) -> Int {
+        switch m {
+        case 2: return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
     }
 
     private static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 {

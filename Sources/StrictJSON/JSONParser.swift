@@ -70,7 +70,9 @@ public struct JSONParser {
             guard depth <= JSONParser.maxDepth else { throw fail(.tooDeep) }
             i += 1
             var obj = JSONObject()
-            var seen = Set<String>()
+            // Byte-wise, as RFC 8259 compares names (a Set<String> would merge canonically
+            // equivalent keys, refusing valid documents and aliasing lookups).
+            var seen = Set<[UInt8]>()
             skipWhitespace()
             if i < buf.count, buf[i] == UInt8(ascii: "}") { i += 1; return .object(obj) }
             while true {
@@ -79,7 +81,7 @@ public struct JSONParser {
                 guard buf[i] == UInt8(ascii: "\"") else { throw fail(.unexpectedCharacter) }
                 let keyStart = i
                 let key = try string()
-                guard seen.insert(key).inserted else { throw JSONError(reason: .duplicateKey, offset: keyStart) }
+                guard seen.insert(Array(key.utf8)).inserted else { throw JSONError(reason: .duplicateKey, offset: keyStart) }
                 skipWhitespace()
                 guard i < buf.count else { throw fail(.unexpectedEnd) }
                 guard buf[i] == UInt8(ascii: ":") else { throw fail(.unexpectedCharacter) }

@@ -37,6 +37,8 @@ public enum JSONValue: Equatable, Sendable {
 }
 
 /// An ordered JSON object with unique keys. Lookups scan linearly: the objects here are small.
+/// Keys are compared by their UTF-8 bytes (RFC 8259 §8.3), not by Swift's `==`, which treats
+/// canonically equivalent strings ("é" and "e" + U+0301, "K" and KELVIN SIGN) as equal.
 public struct JSONObject: Equatable, Sendable, Sequence {
     public private(set) var members: [(key: String, value: JSONValue)]
 
@@ -52,9 +54,9 @@ public struct JSONObject: Equatable, Sendable, Sequence {
     public var keys: [String] { members.map(\.key) }
 
     public subscript(key: String) -> JSONValue? {
-        get { members.first(where: { $0.key == key })?.value }
+        get { members.first(where: { JSONObject.sameKey($0.key, key) })?.value }
         set {
-            if let i = members.firstIndex(where: { $0.key == key }) {
+            if let i = members.firstIndex(where: { JSONObject.sameKey($0.key, key) }) {
                 if let v = newValue { members[i].value = v } else { members.remove(at: i) }
             } else if let v = newValue {
                 members.append((key, v))
@@ -62,13 +64,15 @@ public struct JSONObject: Equatable, Sendable, Sequence {
         }
     }
 
+    @inline(__always) static func sameKey(_ a: String, _ b: String) -> Bool { a.utf8.elementsEqual(b.utf8) }
+
     /// Appends without the uniqueness scan; the parser checks duplicates itself.
     mutating func appendUnchecked(_ key: String, _ value: JSONValue) { members.append((key, value)) }
 
     public func makeIterator() -> IndexingIterator<[(key: String, value: JSONValue)]> { members.makeIterator() }
 
     public static func == (a: JSONObject, b: JSONObject) -> Bool {
-        a.members.count == b.members.count && zip(a.members, b.members).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+        a.members.count == b.members.count && zip(a.members, b.members).allSatisfy { sameKey($0.key, $1.key) && $0.value == $1.value }
     }
 }
 

@@ -37,6 +37,7 @@ final class Probe: LambdaHandler {
                 ("traceId", context.traceID.map(JSONValue.string) ?? .null),
                 ("envTraceId", Environment.get("_X_AMZN_TRACE_ID").map(JSONValue.string) ?? .null),
                 ("clientContext", context.clientContext.map(JSONValue.string) ?? .null),
+                ("cognitoIdentity", context.cognitoIdentity.map(JSONValue.string) ?? .null),
                 ("invocations", .int(invocations)),
                 ("pid", .int(Int(getpid()))),
             ])

@@ -1,4 +1,0 @@
-import Testing
-@testable import PlatformSupport
-
-@Test func PlatformSupportModuleLinks() {}

@@ -1,4 +1,0 @@
-import Testing
-@testable import StrictJSON
-
-@Test func StrictJSONModuleLinks() {}
