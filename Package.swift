@@ -27,8 +27,8 @@ let package = Package(
         .target(name: "SigV4", dependencies: ["CryptoPrimitives", "PlatformSupport"]),
         .target(name: "AWSClients", dependencies: ["SigV4", "CurlHTTP", "StrictJSON", "PlatformSupport"]),
         .target(name: "TokenVerification", dependencies: ["CryptoPrimitives", "CurlHTTP", "StrictJSON", "PlatformSupport"]),
-        .target(name: "AccountDomain", dependencies: ["AWSClients", "TokenVerification", "CryptoPrimitives", "StrictJSON", "PlatformSupport"]),
-        .target(name: "AuthService", dependencies: ["AccountDomain", "LambdaRuntime", "AWSClients", "TokenVerification", "StrictJSON", "PlatformSupport"]),
+        .target(name: "AccountDomain", dependencies: ["AWSClients", "CurlHTTP", "TokenVerification", "CryptoPrimitives", "StrictJSON", "PlatformSupport"]),
+        .target(name: "AuthService", dependencies: ["AccountDomain", "LambdaRuntime", "AWSClients", "CurlHTTP", "TokenVerification", "StrictJSON", "PlatformSupport"]),
 
         .executableTarget(name: "auth-signin", dependencies: ["AuthService", "LambdaRuntime"]),
         .executableTarget(name: "auth-refresh", dependencies: ["AuthService", "LambdaRuntime"]),
