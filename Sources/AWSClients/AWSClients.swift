@@ -1,2 +1,0 @@
-// S3 and STS clients: filled in by the AWS issue.
-public enum AWSClientsPlaceholder {}

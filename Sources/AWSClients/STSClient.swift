@@ -1,0 +1,121 @@
+import CurlHTTP
+import SigV4
+
+public struct AssumeRoleRequest: Sendable {
+    public var roleARN: String
+    public var sessionName: String
+    public var durationSeconds: Int
+    /// An inline session policy (JSON), narrowing the role's permissions.
+    public var policy: String?
+    public var sourceIdentity: String?
+    /// Session tags, in order.
+    public var tags: [(String, String)]
+
+    public init(roleARN: String, sessionName: String, durationSeconds: Int, policy: String? = nil, sourceIdentity: String? = nil, tags: [(String, String)] = []) {
+        self.roleARN = roleARN
+        self.sessionName = sessionName
+        self.durationSeconds = durationSeconds
+        self.policy = policy
+        self.sourceIdentity = sourceIdentity
+        self.tags = tags
+    }
+
+    /// STS's documented limits, checked before sending so a bad argument costs no round trip.
+    func problem() -> String? {
+        guard roleARN.hasPrefix("arn:"), (20...2048).contains(roleARN.utf8.count), S3Client.isHeaderValue(roleARN) else { return "role ARN is malformed" }
+        guard (2...64).contains(sessionName.utf8.count), sessionName.utf8.allSatisfy(Self.isSessionNameByte) else {
+            return "role session name must be 2-64 characters of [A-Za-z0-9_=,.@+-]"
+        }
+        guard (900...43_200).contains(durationSeconds) else { return "session duration must be 900-43200 seconds" }
+        if let policy { guard (1...10_240).contains(policy.utf8.count) else { return "session policy is empty or too long" } }
+        if let sourceIdentity {
+            guard (2...64).contains(sourceIdentity.utf8.count), sourceIdentity.utf8.allSatisfy(Self.isSessionNameByte) else {
+                return "source identity must be 2-64 characters of [A-Za-z0-9_=,.@+-]"
+            }
+        }
+        guard tags.count <= 50 else { return "at most 50 session tags" }
+        for (key, value) in tags {
+            guard (1...128).contains(key.unicodeScalars.count), value.unicodeScalars.count <= 256 else { return "session tag key or value too long" }
+        }
+        return nil
+    }
+
+    static func isSessionNameByte(_ b: UInt8) -> Bool {
+        (b >= 65 && b <= 90) || (b >= 97 && b <= 122) || (b >= 48 && b <= 57) || b == 95 || b == 61 || b == 44 || b == 46 || b == 64 || b == 45 || b == 43
+    }
+
+    /// The form body, in STS's parameter names.
+    var formParameters: [(name: String, value: String)] {
+        var p: [(name: String, value: String)] = [("Action", "AssumeRole"), ("Version", "2011-06-15"), ("RoleArn", roleARN),
+                                                  ("RoleSessionName", sessionName), ("DurationSeconds", String(durationSeconds))]
+        if let policy { p.append(("Policy", policy)) }
+        if let sourceIdentity { p.append(("SourceIdentity", sourceIdentity)) }
+        for (n, (key, value)) in tags.enumerated() {
+            p.append(("Tags.member.\(n + 1).Key", key))
+            p.append(("Tags.member.\(n + 1).Value", value))
+        }
+        return p
+    }
+}
+
+/// Credentials STS issued. `description` and reflection show the key id and expiry only.
+public struct TemporaryCredentials: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public var accessKeyID: String
+    public var secretAccessKey: String
+    public var sessionToken: String
+    /// ISO-8601, as STS gives it (`2026-11-22T12:09:50Z`).
+    public var expiration: String
+
+    public init(accessKeyID: String, secretAccessKey: String, sessionToken: String, expiration: String) {
+        self.accessKeyID = accessKeyID
+        self.secretAccessKey = secretAccessKey
+        self.sessionToken = sessionToken
+        self.expiration = expiration
+    }
+
+    public var description: String { "TemporaryCredentials(\(accessKeyID), expires \(expiration), secret and token redacted)" }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Mirror(self, children: ["accessKeyID": accessKeyID, "expiration": expiration]) }
+
+    /// As credentials for another client (tests use this to act as the user).
+    public var awsCredentials: AWSCredentials { AWSCredentials(accessKeyID: accessKeyID, secretAccessKey: secretAccessKey, sessionToken: sessionToken) }
+}
+
+/// STS over the Query API (form POST), signed with the function's credentials.
+public final class STSClient {
+    private let transport: SignedTransport
+    private let path: String
+
+    public static let defaultRequestTimeoutMilliseconds = 5_000
+
+    public init(http: HTTPClient, config: AWSConfig, retry: RetryPolicy = .init()) {
+        let endpoint = config.stsEndpoint
+        path = endpoint.basePath.isEmpty ? "/" : endpoint.basePath + "/"
+        transport = SignedTransport(http: http, credentials: config.credentials.signing, service: "sts", region: config.region,
+                                    scheme: endpoint.scheme, hostHeader: endpoint.hostHeader, authority: endpoint.authority,
+                                    retry: retry, requestTimeoutCapMilliseconds: STSClient.defaultRequestTimeoutMilliseconds)
+    }
+
+    public var requestTimeoutMilliseconds: Int {
+        get { transport.requestTimeoutCapMilliseconds }
+        set { transport.requestTimeoutCapMilliseconds = newValue }
+    }
+
+    public var attemptsSent: Int { transport.attemptsSent }
+
+    public func assumeRole(_ r: AssumeRoleRequest, deadline: Deadline) throws(AWSError) -> TemporaryCredentials {
+        if let problem = r.problem() { throw .invalid(problem) }
+        let body = Array(r.formParameters.map { SigV4.encode($0.name) + "=" + SigV4.encode($0.value) }.joined(separator: "&").utf8)
+        let request = OperationRequest(method: "POST", path: path,
+                                       headers: [("Content-Type", "application/x-www-form-urlencoded; charset=utf-8")], body: body)
+        let response = try transport.send(request, deadline: deadline).get()
+        guard let root = XMLReader.parse(response.body), root.name == "AssumeRoleResponse",
+              let creds = root.path("AssumeRoleResult", "Credentials"),
+              let id = creds["AccessKeyId"], let secret = creds["SecretAccessKey"], let token = creds["SessionToken"],
+              let expiration = creds["Expiration"], !id.isEmpty, !secret.isEmpty, !token.isEmpty
+        else {
+            throw AWSError(kind: .other, message: "AssumeRole answer has no credentials", requestID: response.header("x-amzn-RequestId"), status: response.status)
+        }
+        return TemporaryCredentials(accessKeyID: id, secretAccessKey: secret, sessionToken: token, expiration: expiration)
+    }
+}

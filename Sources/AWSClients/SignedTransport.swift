@@ -1,0 +1,114 @@
+import CurlHTTP
+import PlatformSupport
+import SigV4
+
+/// One request to build, sign and send; rebuilt (re-signed, fresh date) on every attempt.
+struct OperationRequest {
+    var method: String
+    /// The path as sent, percent-encoded (including any base path and, path-style, the bucket).
+    var path: String
+    var query: [(name: String, value: String)] = []
+    var headers: [(name: String, value: String)] = []
+    var body: [UInt8] = []
+    /// Statuses the operation interprets itself instead of as errors.
+    var accept: Set<Int> = []
+}
+
+/// Signs requests for one service at one endpoint host and runs them through the shared
+/// `HTTPClient` with bounded retries: exponential backoff with full jitter, each attempt's timeout
+/// taken from the deadline, no retry once the deadline is too close for one to be useful. A batch
+/// runs overlapped (curl multi); the requests that need a retry go again together, after one
+/// backoff. Single-threaded, like the HTTP client.
+final class SignedTransport {
+    let http: HTTPClient
+    let credentials: SigningCredentials
+    let retry: RetryPolicy
+    let scheme: String
+    let hostHeader: String
+    let authority: String
+    private var signer: SigV4Signer
+    /// Upper bound for one attempt; the deadline usually binds first.
+    var requestTimeoutCapMilliseconds: Int
+    /// No new attempt starts with less than this left before the deadline.
+    var minimumAttemptMilliseconds: Int64 = 100
+    /// Attempts sent since creation (tests and the bench read it).
+    private(set) var attemptsSent = 0
+
+    init(http: HTTPClient, credentials: SigningCredentials, service: String, region: String, scheme: String,
+         hostHeader: String, authority: String, retry: RetryPolicy, requestTimeoutCapMilliseconds: Int) {
+        self.http = http
+        self.credentials = credentials
+        self.retry = retry
+        self.scheme = scheme
+        self.hostHeader = hostHeader
+        self.authority = authority
+        self.signer = SigV4Signer(service: service, region: region)
+        self.requestTimeoutCapMilliseconds = requestTimeoutCapMilliseconds
+    }
+
+    func send(_ request: OperationRequest, deadline: Deadline) -> Result<HTTPResponse, AWSError> {
+        sendAll([request], deadline: deadline)[0]
+    }
+
+    func sendAll(_ requests: [OperationRequest], deadline: Deadline) -> [Result<HTTPResponse, AWSError>] {
+        var results = [Result<HTTPResponse, AWSError>?](repeating: nil, count: requests.count)
+        var pending = Array(requests.indices)
+        var lastError = [AWSError?](repeating: nil, count: requests.count)
+        let maxAttempts = max(1, retry.maxAttempts)
+        var attempt = 0
+        while !pending.isEmpty {
+            attempt += 1
+            if deadline.remainingMilliseconds < minimumAttemptMilliseconds {
+                for i in pending { results[i] = .failure(exhausted(lastError[i], attempts: attempt - 1, deadlineReached: true)) }
+                break
+            }
+            let timeout = deadline.requestTimeout(cap: requestTimeoutCapMilliseconds)
+            let now = Clock.nowMilliseconds()
+            let httpRequests = pending.map { build(requests[$0], dateMilliseconds: now, timeout: timeout) }
+            attemptsSent += httpRequests.count
+            let outcomes = http.sendAll(httpRequests)
+            var again: [Int] = []
+            for (k, i) in pending.enumerated() {
+                switch ErrorClassifier.classify(outcomes[k], accept: requests[i].accept) {
+                case .success(let response): results[i] = .success(response)
+                case .failure(var error):
+                    error.attempts = attempt
+                    results[i] = .failure(error)
+                case .retry(let error):
+                    lastError[i] = error
+                    again.append(i)
+                }
+            }
+            pending = again
+            guard !pending.isEmpty else { break }
+            if attempt >= maxAttempts {
+                for i in pending { results[i] = .failure(exhausted(lastError[i], attempts: attempt, deadlineReached: false)) }
+                break
+            }
+            let delay = retry.delay(beforeRetry: attempt)
+            if deadline.remainingMilliseconds - Int64(delay) < minimumAttemptMilliseconds {
+                for i in pending { results[i] = .failure(exhausted(lastError[i], attempts: attempt, deadlineReached: true)) }
+                break
+            }
+            Clock.sleep(milliseconds: delay)
+        }
+        return results.map { $0! }
+    }
+
+    private func exhausted(_ last: AWSError?, attempts: Int, deadlineReached: Bool) -> AWSError {
+        guard var error = last else {
+            return AWSError(kind: .unavailable, message: "deadline reached before the request could be sent", attempts: attempts)
+        }
+        error.attempts = attempts
+        if deadlineReached { error.message += " (no time left for another attempt)" }
+        return error
+    }
+
+    private func build(_ r: OperationRequest, dateMilliseconds: Int64, timeout: Int) -> HTTPRequest {
+        let signable = SignableRequest(method: r.method, host: hostHeader, path: r.path, query: r.query, headers: r.headers, body: r.body)
+        let signed = signer.sign(signable, credentials: credentials, dateMilliseconds: dateMilliseconds)
+        var url = scheme + "://" + authority + r.path
+        if !signed.queryString.isEmpty { url += "?" + signed.queryString }
+        return HTTPRequest(method: r.method, url: url, headers: signed.headers, body: r.body, timeoutMilliseconds: timeout)
+    }
+}
