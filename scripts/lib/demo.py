@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""The main job, end to end on local stand-ins: the three real executables under the official
+Lambda emulator, moto for S3 and STS (signatures checked), and a local test identity provider.
+Prints each step; tokens and keys are shown redacted."""
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from standins import LocalDeployment  # noqa: E402
+from standins.local import ROOT  # noqa: E402
+
+APPLE_SUB = "001234.5f1e0c2b9a7d4e3c8b6a.0942"
+GOOGLE_SUB = "104729385610293847561"
+failures = []
+
+
+def redact(value: str) -> str:
+    return f"{value[:4]}…({len(value)} chars)" if isinstance(value, str) and len(value) > 8 else "…"
+
+
+def step(n: int, title: str, answer: dict, expect: str, check=None) -> dict:
+    ok = answer.get("success") if expect == "success" else (answer.get("error") or {}).get("code") == expect
+    if ok and check is not None:
+        ok = check(answer)
+    mark = "ok " if ok else "FAIL"
+    if answer.get("success"):
+        data = answer["data"]
+        user = data.get("user") or {}
+        bits = []
+        if "isNewUser" in data:
+            bits.append(f"isNewUser={data['isNewUser']}")
+        if user:
+            bits.append(f"user={user.get('serviceUserID')} providers={[p['type'] for p in user.get('providers', [])]}")
+        if "status" in data:
+            bits.append(f"status={data['status']}")
+        if "credentials" in data:
+            bits.append(f"credentials={data['credentials']['accessKeyId'][:4]}… until {data['credentials']['expiration']}")
+        if "refreshToken" in data:
+            bits.append(f"refreshToken={redact(data['refreshToken'])}")
+        if "signedOut" in data:
+            bits.append("signedOut=true")
+        detail = " ".join(bits)
+    else:
+        detail = f"{answer['error']['code']}: {answer['error']['message']}"
+    print(f"[{mark}] {n}. {title}\n       → {detail}")
+    if not ok:
+        failures.append(title)
+    return answer
+
+
+def main() -> int:
+    bin_dir = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / ".build" / "debug"
+    print("Starting local stand-ins: moto (S3+STS, signature checking on), test identity provider, 3 functions under the Lambda emulator…")
+    with LocalDeployment(bin_dir) as local:
+        idp = local.idp
+        print(f"   bucket {local.moto.bucket} at {local.moto.endpoint}; JWKS at http://127.0.0.1:{idp.port}\n")
+
+        a = step(1, "Sign up with Apple (first sign-in: Apple sends the name once)",
+                 local.invoke("auth-signin", {"provider": "apple", "idToken": idp.apple_token(APPLE_SUB), "fullName": "Ada Lovelace"}),
+                 "success", lambda r: r["data"]["isNewUser"] is True)
+        uuid = a["data"]["user"]["serviceUserID"] if a.get("success") else None
+        session = a["data"]["refreshToken"] if a.get("success") else ""
+
+        step(2, "Sign in again with Apple (same account)",
+             local.invoke("auth-signin", {"provider": "apple", "idToken": idp.apple_token(APPLE_SUB), "intent": "signin"}),
+             "success", lambda r: r["data"]["user"]["serviceUserID"] == uuid and r["data"]["isNewUser"] is False)
+
+        step(3, "Sign in with Google, not linked yet",
+             local.invoke("auth-signin", {"provider": "google", "idToken": idp.google_token(GOOGLE_SUB, name="Ada Lovelace"), "intent": "signin"}),
+             "ACCOUNT_NOT_FOUND")
+
+        step(4, "Link Google to the Apple account",
+             local.invoke("auth-link", {"refreshToken": session, "action": "link", "provider": "google",
+                                        "idToken": idp.google_token(GOOGLE_SUB, name="Ada Lovelace")}),
+             "success", lambda r: r["data"]["status"] == "linked")
+
+        g = step(5, "Sign in with Google (same account)",
+                 local.invoke("auth-signin", {"provider": "google", "idToken": idp.google_token(GOOGLE_SUB), "intent": "signin"}),
+                 "success", lambda r: r["data"]["user"]["serviceUserID"] == uuid)
+        session = g["data"]["refreshToken"] if g.get("success") else session
+
+        r = step(6, "Refresh: new credentials and a rotated refresh token",
+                 local.invoke("auth-refresh", {"refreshToken": session}),
+                 "success", lambda r: r["data"]["refreshToken"] != session)
+        creds = r["data"]["credentials"] if r.get("success") else None
+        session = r["data"]["refreshToken"] if r.get("success") else session
+
+        if creds:
+            s3 = local.moto.client("s3", creds["accessKeyId"], creds["secretAccessKey"], creds["sessionToken"])
+            key = f"users/{uuid}/photos/2026/11/IMG_0001.jpg"
+            s3.put_object(Bucket=local.moto.bucket, Key=key, Body=b"\xff\xd8\xff\xe0 not really a jpeg", ContentType="image/jpeg")
+            body = s3.get_object(Bucket=local.moto.bucket, Key=key)["Body"].read()
+            ok = body.startswith(b"\xff\xd8")
+            print(f"[{'ok ' if ok else 'FAIL'}] 7. Put and get a photo with the returned credentials\n       → s3://{local.moto.bucket}/{key} ({len(body)} bytes round-tripped)")
+            if not ok:
+                failures.append("photo round trip")
+        else:
+            failures.append("photo round trip (no credentials)")
+
+        step(8, "Sign out", local.invoke("auth-refresh", {"refreshToken": session, "action": "signout"}), "success")
+        step(9, "Refresh after sign-out", local.invoke("auth-refresh", {"refreshToken": session}), "SESSION_INVALID")
+
+    print()
+    if failures:
+        print(f"{len(failures)} step(s) did not go as expected: {', '.join(failures)}")
+        return 1
+    print("The whole story ran through the real executables. Logs: .tmp/logs/")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
