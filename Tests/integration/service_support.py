@@ -1,0 +1,86 @@
+"""Support for the end-to-end tests of the three functions: one deployment's configuration
+(moto + test IdP), a factory of function emulators, bucket snapshots and log scanning."""
+import concurrent.futures
+import json
+import uuid as uuidlib
+
+from conftest import executable
+from standins import Emulator
+
+
+class Service:
+    def __init__(self, moto, idp, tmp_path):
+        self.moto = moto
+        self.idp = idp
+        self.tmp_path = tmp_path
+        self.emulators: list[Emulator] = []
+        self._default: dict[str, Emulator] = {}
+
+    def env(self, **overrides) -> dict:
+        env = {**self.moto.function_env(), **self.idp.function_env(), "AWS_LAMBDA_LOG_LEVEL": "DEBUG"}
+        env.update({k: str(v) for k, v in overrides.items()})
+        return env
+
+    def start(self, name: str, **overrides) -> Emulator:
+        emu = Emulator(executable(name), env={**self.env(**overrides), "AWS_LAMBDA_FUNCTION_NAME": name},
+                       log_path=str(self.tmp_path / f"{name}-{len(self.emulators)}.log"))
+        self.emulators.append(emu)
+        return emu.start()
+
+    def fn(self, name: str) -> Emulator:
+        if name not in self._default:
+            self._default[name] = self.start(name)
+        return self._default[name]
+
+    def signin(self, **event) -> dict:
+        return self.fn("auth-signin").invoke(event)
+
+    def refresh(self, **event) -> dict:
+        return self.fn("auth-refresh").invoke(event)
+
+    def link(self, **event) -> dict:
+        return self.fn("auth-link").invoke(event)
+
+    def parallel(self, name: str, events: list, **overrides) -> list:
+        """Invokes `name` once per event, all at once, each on its own emulator (one emulator
+        serves one invocation at a time, as one Lambda execution environment does)."""
+        emus = [self.start(name, **overrides) for _ in events]
+        with concurrent.futures.ThreadPoolExecutor(len(events)) as pool:
+            return list(pool.map(lambda pair: pair[0].invoke(pair[1], timeout=60), zip(emus, events)))
+
+    def snapshot(self) -> dict:
+        """Every key in the bucket with its ETag."""
+        s3 = self.moto.s3()
+        out = {}
+        for page in s3.get_paginator("list_objects_v2").paginate(Bucket=self.moto.bucket):
+            for item in page.get("Contents", []):
+                out[item["Key"]] = item["ETag"]
+        return out
+
+    def read_json(self, key: str) -> dict:
+        return json.loads(self.moto.s3().get_object(Bucket=self.moto.bucket, Key=key)["Body"].read())
+
+    def logs(self) -> str:
+        return "\n".join(e.logs() for e in self.emulators)
+
+    def stop(self) -> None:
+        for e in self.emulators:
+            e.stop()
+
+
+def apple_sub() -> str:
+    return f"001234.{uuidlib.uuid4().hex}.0001"
+
+
+def google_sub() -> str:
+    return str(100000000000000000000 + uuidlib.uuid4().int % 10**20)
+
+
+def ok(answer: dict) -> dict:
+    assert answer.get("success") is True, f"expected success, got {answer.get('error')}"
+    return answer["data"]
+
+
+def code(answer: dict) -> str:
+    assert answer.get("success") is False, "expected an error envelope"
+    return answer["error"]["code"]
