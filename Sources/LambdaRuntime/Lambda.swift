@@ -69,12 +69,14 @@ public enum Lambda {
             let body = try handler.handle(inv.event, context: context)
             if body.count > maxResponseBytes {
                 outcome = "error"
+                fields.append(("errorType", .string("Function.ResponseSizeTooLarge")))
                 try client.reportError(requestID: inv.requestID, errorType: "Function.ResponseSizeTooLarge",
                                        message: "Response payload size (\(body.count) bytes) exceeded maximum allowed payload size (\(maxResponseBytes) bytes).")
             } else {
                 let status = try client.respond(requestID: inv.requestID, body: body)
                 if status == 413 {
                     outcome = "error"
+                    fields.append(("errorType", .string("Function.ResponseSizeTooLarge")))
                     try client.reportError(requestID: inv.requestID, errorType: "Function.ResponseSizeTooLarge", message: "The Runtime API refused the response as too large.")
                 } else if status >= 400 {
                     outcome = "rejected"
@@ -89,9 +91,16 @@ public enum Lambda {
             fields.append(("errorType", .string(type)))
             try client.reportError(requestID: inv.requestID, errorType: type, message: message)
         }
-        let micros = (Clock.monotonicNanoseconds() - started) / 1000
-        let durationMs = String(micros / 1000) + "." + String(100 + micros % 1000 / 10).dropFirst()
-        log.log(outcome == "ok" ? .info : .error, "invocation", [("outcome", .string(outcome)), ("durationMs", .number(durationMs))] + fields)
+        let level: Logger.Level = outcome == "ok" ? .info : .error
+        if log.isEnabled(level) {
+            let durationMs = milliseconds(micros: (Clock.monotonicNanoseconds() - started) / 1000)
+            log.log(level, "invocation", [("outcome", .string(outcome)), ("durationMs", .number(durationMs))] + fields)
+        }
+    }
+
+    /// "12.34": microseconds as milliseconds with two decimals (a valid JSON number).
+    static func milliseconds(micros: UInt64) -> String {
+        String(micros / 1000) + "." + String(100 + micros % 1000 / 10).dropFirst()
     }
 
     static func describe(_ error: any Error, fallbackType: String) -> (String, String) {

@@ -57,12 +57,20 @@ public struct Logger: Sendable {
     /// `fields` are extra key/values (strings or numbers), rendered as `key=value` in text mode.
     public func log(_ level: Level, _ message: String, _ fields: [(String, JSONValue)] = []) {
         guard isEnabled(level) else { return }
+        let line = render(level, message, fields, nowMilliseconds: Clock.nowMilliseconds())
+        // One write(2) per line: unbuffered, and lines from one process never interleave.
+        line.withUnsafeBytes { _ = write(2, $0.baseAddress, $0.count) }
+    }
+
+    /// The bytes of one log line, newline included. Fields never replace the four keys of
+    /// Lambda's JSON shape (`timestamp`, `level`, `message`, `requestId`).
+    func render(_ level: Level, _ message: String, _ fields: [(String, JSONValue)], nowMilliseconds: Int64) -> [UInt8] {
         var line: [UInt8]
-        let now = ISO8601.format(milliseconds: Clock.nowMilliseconds(), fractional: true)
+        let now = ISO8601.format(milliseconds: nowMilliseconds, fractional: true)
         if json {
             var obj = JSONObject([("timestamp", .string(now)), ("level", .string(level.name)), ("message", .string(message))])
             if let requestID { obj["requestId"] = .string(requestID) }
-            for (k, v) in fields { obj[k] = v }
+            for (k, v) in fields where k != "requestId" && obj[k] == nil { obj[k] = v }
             line = JSONValue.object(obj).serialized()
         } else {
             var text = "\(now) \(level.name)"
@@ -77,10 +85,11 @@ public struct Logger: Sendable {
                 text += " \(k)=\(rendered)"
             }
             line = Array(text.utf8)
+            // One entry per line: a control character (a newline in a message) becomes a space.
+            for i in line.indices where line[i] < 0x20 { line[i] = 0x20 }
         }
         line.append(0x0a)
-        // One write(2) per line: unbuffered, and lines from one process never interleave.
-        line.withUnsafeBytes { _ = write(2, $0.baseAddress, $0.count) }
+        return line
     }
 
     public func debug(_ m: String, _ f: [(String, JSONValue)] = []) { log(.debug, m, f) }

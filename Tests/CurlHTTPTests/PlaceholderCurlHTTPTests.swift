@@ -1,4 +1,0 @@
-import Testing
-@testable import CurlHTTP
-
-@Test func CurlHTTPModuleLinks() {}

@@ -1,4 +1,0 @@
-import Testing
-@testable import LambdaRuntime
-
-@Test func LambdaRuntimeModuleLinks() {}
