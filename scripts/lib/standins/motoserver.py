@@ -98,6 +98,13 @@ class MotoServer:
             "USER_ROLE_ARN": self.role_arn,
         }
 
+    def assumed_roles(self) -> list[dict]:
+        """What STS recorded for each AssumeRole (session name, policy document, access key id),
+        from moto's model dump: moto does not enforce session policies, so tests read them here."""
+        with urllib.request.urlopen(f"{self.endpoint}/moto-api/data.json", timeout=10) as r:
+            data = json.loads(r.read())
+        return data.get("sts", {}).get("AssumedRole", [])
+
     def s3(self):
         """A signed boto3 S3 client with the function's own key (for tests to inspect the bucket)."""
         return self._client("s3", key=self.access_key_id, secret=self.secret_access_key)
