@@ -35,6 +35,8 @@ let package = Package(
         .executableTarget(name: "auth-link", dependencies: ["AuthService", "LambdaRuntime"]),
         // Test-only function: echo / throw / init-error / big-response, for runtime tests and the bench.
         .executableTarget(name: "lambda-probe", dependencies: ["LambdaRuntime"]),
+        // Benchmark driver for scripts/bench.d/20-aws: signing rate, S3 round trips, overlapped puts.
+        .executableTarget(name: "aws-bench", dependencies: ["AWSClients", "CurlHTTP", "PlatformSupport"]),
 
         .testTarget(name: "PlatformSupportTests", dependencies: ["PlatformSupport"]),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
@@ -42,7 +44,7 @@ let package = Package(
         .testTarget(name: "CurlHTTPTests", dependencies: ["CurlHTTP"]),
         .testTarget(name: "LambdaRuntimeTests", dependencies: ["LambdaRuntime", "StrictJSON"]),
         .testTarget(name: "SigV4Tests", dependencies: ["SigV4", "StrictJSON", "PlatformSupport"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "AWSClientsTests", dependencies: ["AWSClients", "CurlHTTP", "PlatformSupport"]),
+        .testTarget(name: "AWSClientsTests", dependencies: ["AWSClients", "CurlHTTP", "PlatformSupport", "StrictJSON"], exclude: ["Stubs"]),
         .testTarget(name: "TokenVerificationTests", dependencies: ["TokenVerification", "CryptoPrimitives", "StrictJSON", "PlatformSupport"]),
         .testTarget(name: "AccountDomainTests", dependencies: ["AccountDomain", "StrictJSON", "PlatformSupport"]),
         .testTarget(name: "AuthServiceTests", dependencies: ["AuthService", "StrictJSON", "LambdaRuntime"]),

@@ -24,9 +24,14 @@ public struct AWSCredentials: Sendable, CustomStringConvertible, CustomDebugStri
     /// `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY` (both required) and `AWS_SESSION_TOKEN`
     /// (optional; empty means none).
     public static func fromEnvironment() throws(AWSConfigError) -> AWSCredentials {
-        guard let id = Environment.nonEmpty("AWS_ACCESS_KEY_ID") else { throw AWSConfigError("AWS_ACCESS_KEY_ID is not set") }
-        guard let secret = Environment.nonEmpty("AWS_SECRET_ACCESS_KEY") else { throw AWSConfigError("AWS_SECRET_ACCESS_KEY is not set") }
-        return AWSCredentials(accessKeyID: id, secretAccessKey: secret, sessionToken: Environment.nonEmpty("AWS_SESSION_TOKEN"))
+        try from(environment: Environment.nonEmpty)
+    }
+
+    /// The same, from any lookup that answers nil for unset or empty (tests use a dictionary).
+    static func from(environment env: (String) -> String?) throws(AWSConfigError) -> AWSCredentials {
+        guard let id = env("AWS_ACCESS_KEY_ID") else { throw AWSConfigError("AWS_ACCESS_KEY_ID is not set") }
+        guard let secret = env("AWS_SECRET_ACCESS_KEY") else { throw AWSConfigError("AWS_SECRET_ACCESS_KEY is not set") }
+        return AWSCredentials(accessKeyID: id, secretAccessKey: secret, sessionToken: env("AWS_SESSION_TOKEN"))
     }
 
     var signing: SigningCredentials { SigningCredentials(accessKeyID: accessKeyID, secretAccessKey: secretAccessKey, sessionToken: sessionToken) }
@@ -125,17 +130,22 @@ public struct AWSConfig: Sendable {
     /// `AWS_ENDPOINT_URL`, as in every AWS SDK; `AWS_IGNORE_CONFIGURED_ENDPOINT_URLS=true` ignores
     /// both. S3 is addressed path-style whenever an endpoint is configured.
     public static func fromEnvironment() throws(AWSConfigError) -> AWSConfig {
-        guard let region = Environment.nonEmpty("AWS_REGION") ?? Environment.nonEmpty("AWS_DEFAULT_REGION") else {
+        try from(environment: Environment.nonEmpty)
+    }
+
+    /// The same, from any lookup that answers nil for unset or empty (tests use a dictionary).
+    static func from(environment env: (String) -> String?) throws(AWSConfigError) -> AWSConfig {
+        guard let region = env("AWS_REGION") ?? env("AWS_DEFAULT_REGION") else {
             throw AWSConfigError("AWS_REGION is not set")
         }
         guard isValidRegion(region) else { throw AWSConfigError("AWS_REGION is not a region name") }
-        let credentials = try AWSCredentials.fromEnvironment()
-        let ignore = Environment.nonEmpty("AWS_IGNORE_CONFIGURED_ENDPOINT_URLS")?.lowercased() == "true"
-        let global = ignore ? nil : Environment.nonEmpty("AWS_ENDPOINT_URL")
+        let credentials = try AWSCredentials.from(environment: env)
+        let ignore = env("AWS_IGNORE_CONFIGURED_ENDPOINT_URLS")?.lowercased() == "true"
+        let global = ignore ? nil : env("AWS_ENDPOINT_URL")
         var s3: AWSEndpoint?
         var sts: AWSEndpoint?
-        if let url = ignore ? nil : (Environment.nonEmpty("AWS_ENDPOINT_URL_S3") ?? global) { s3 = try AWSEndpoint(url: url, pathStyle: true) }
-        if let url = ignore ? nil : (Environment.nonEmpty("AWS_ENDPOINT_URL_STS") ?? global) { sts = try AWSEndpoint(url: url, pathStyle: false) }
+        if let url = ignore ? nil : (env("AWS_ENDPOINT_URL_S3") ?? global) { s3 = try AWSEndpoint(url: url, pathStyle: true) }
+        if let url = ignore ? nil : (env("AWS_ENDPOINT_URL_STS") ?? global) { sts = try AWSEndpoint(url: url, pathStyle: false) }
         return AWSConfig(region: region, credentials: credentials, s3Endpoint: s3, stsEndpoint: sts)
     }
 

@@ -124,7 +124,8 @@ enum ErrorClassifier {
     /// request, which contains the session token.
     static func parseErrorBody(_ body: [UInt8]) -> (code: String?, message: String?, requestID: String?) {
         guard !body.isEmpty, let root = XMLReader.parse(body) else { return (nil, nil, nil) }
-        let error = root.name == "Error" ? root : root.child("Error")
+        // STS nests it once more in some implementations: <ErrorResponse><Errors><Error>.
+        let error = root.name == "Error" ? root : (root.child("Error") ?? root.child("Errors")?.child("Error"))
         let requestID = error?["RequestId"] ?? root["RequestId"] ?? root["RequestID"]
         return (error?["Code"].flatMap(nonEmpty), error?["Message"].flatMap(nonEmpty), requestID.flatMap(nonEmpty))
     }

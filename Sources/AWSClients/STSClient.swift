@@ -103,9 +103,17 @@ public final class STSClient {
 
     public var attemptsSent: Int { transport.attemptsSent }
 
+    /// `application/x-www-form-urlencoded` as botocore's query serializer writes it (Python's
+    /// `urlencode`: space as `+`, everything outside `A-Za-z0-9_.-~` percent-encoded). Real STS
+    /// reads `%20` too, but moto re-encodes the form this way when it checks the signature.
+    static func formEncode(_ params: [(name: String, value: String)]) -> String {
+        func plus(_ s: String) -> String { SigV4.encode(s).replacingPercent20WithPlus() }
+        return params.map { plus($0.name) + "=" + plus($0.value) }.joined(separator: "&")
+    }
+
     public func assumeRole(_ r: AssumeRoleRequest, deadline: Deadline) throws(AWSError) -> TemporaryCredentials {
         if let problem = r.problem() { throw .invalid(problem) }
-        let body = Array(r.formParameters.map { SigV4.encode($0.name) + "=" + SigV4.encode($0.value) }.joined(separator: "&").utf8)
+        let body = Array(STSClient.formEncode(r.formParameters).utf8)
         let request = OperationRequest(method: "POST", path: path,
                                        headers: [("Content-Type", "application/x-www-form-urlencoded; charset=utf-8")], body: body)
         let response = try transport.send(request, deadline: deadline).get()
@@ -117,5 +125,21 @@ public final class STSClient {
             throw AWSError(kind: .other, message: "AssumeRole answer has no credentials", requestID: response.header("x-amzn-RequestId"), status: response.status)
         }
         return TemporaryCredentials(accessKeyID: id, secretAccessKey: secret, sessionToken: token, expiration: expiration)
+    }
+}
+
+extension String {
+    fileprivate func replacingPercent20WithPlus() -> String {
+        var out = [UInt8]()
+        let b = Array(utf8)
+        var i = 0
+        while i < b.count {
+            if b[i] == UInt8(ascii: "%"), i + 2 < b.count, b[i + 1] == UInt8(ascii: "2"), b[i + 2] == UInt8(ascii: "0") {
+                out.append(UInt8(ascii: "+")); i += 3
+            } else {
+                out.append(b[i]); i += 1
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 }
