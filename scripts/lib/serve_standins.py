@@ -9,6 +9,13 @@ Printed keys: "moto" (the function env: AWS_* , IDENTITY_BUCKET, USER_ROLE_ARN) 
 (APPLE_/GOOGLE_ JWKS URLs and audiences). Commands on stdin, one JSON object a line, answered
 with one JSON line: {"mint": "apple"|"google", "claims": {...}, "header": {...}} → {"token": ...};
 {"jwks_fetches": true} → counts; {"idp_fail": bool}; {"rotate": "apple"|"google"} → new kid.
+
+Also for the token verifier's tests (all optional, older commands unchanged): "mint" takes
+"template": {...} (claims built by IdentityProvider.apple_claims/google_claims with these keyword
+arguments, then "claims" merged over them and "drop": [names] removed), and "sign", "kid",
+"raw_claims", "raw_header" (see IdentityProvider.forge); {"add_key": "apple", "bits": 1024,
+"kid": "..."} → {"kid"} appends a key to that JWKS; {"max_age": 120 | null} sets the JWKS
+Cache-Control max-age (null: no header).
 """
 import argparse
 import json
@@ -58,11 +65,29 @@ def handle(cmd: dict, idp) -> dict:
     if idp is None:
         return {"error": "no idp"}
     if "mint" in cmd:
-        return {"token": idp.mint(cmd["mint"], cmd.get("claims", {}), cmd.get("header"))}
+        provider = cmd["mint"]
+        forging = any(k in cmd for k in ("template", "drop", "sign", "kid", "raw_claims", "raw_header"))
+        if not forging:
+            return {"token": idp.mint(provider, cmd.get("claims", {}), cmd.get("header"))}
+        claims = {}
+        if "template" in cmd:
+            make = idp.apple_claims if provider == "apple" else idp.google_claims
+            claims = make(**cmd["template"])
+        claims.update(cmd.get("claims", {}))
+        for name in cmd.get("drop", []):
+            claims.pop(name, None)
+        return {"token": idp.forge(provider, claims, cmd.get("header"), sign=cmd.get("sign", "jwks"), kid=cmd.get("kid"),
+                                   raw_claims=cmd.get("raw_claims"), raw_header=cmd.get("raw_header"))}
     if "jwks_fetches" in cmd:
         return dict(idp.fetches)
     if "idp_fail" in cmd:
         idp.fail = bool(cmd["idp_fail"])
+        return {"ok": True}
+    if "add_key" in cmd:
+        key = idp.add_key(cmd["add_key"], bits=int(cmd.get("bits", 2048)), kid=cmd.get("kid"))
+        return {"kid": key.kid}
+    if "max_age" in cmd:
+        idp.max_age = None if cmd["max_age"] is None else int(cmd["max_age"])
         return {"ok": True}
     if "rotate" in cmd:
         keys = idp.apple_keys if cmd["rotate"] == "apple" else idp.google_keys

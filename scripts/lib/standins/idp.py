@@ -3,6 +3,7 @@ its own RSA keys (Python ``cryptography``: an implementation independent of the 
 serves the public keys as a JWKS on loopback. Issuers and claim shapes are the real ones."""
 import base64
 import hashlib
+import hmac
 import json
 import threading
 import time
@@ -58,7 +59,7 @@ class IdentityProvider:
     def __init__(self, apple_key: SigningKey | None = None, google_key: SigningKey | None = None):
         self.apple_keys = [apple_key or SigningKey("apple-test-1")]
         self.google_keys = [google_key or SigningKey("google-test-1")]
-        self.max_age = 3600
+        self.max_age = 3600  # None: no Cache-Control header at all
         self.fetches = {"apple": 0, "google": 0}
         self.fail = False  # answer 503 (outage simulation)
         self.server = None
@@ -100,7 +101,8 @@ class IdentityProvider:
                 body = json.dumps({"keys": [k.jwk() for k in keys]}).encode()
                 self.send_response(200)
                 self.send_header("Content-Type", "application/json")
-                self.send_header("Cache-Control", f"public, max-age={idp.max_age}")
+                if idp.max_age is not None:
+                    self.send_header("Cache-Control", f"public, max-age={idp.max_age}")
                 self.send_header("Content-Length", str(len(body)))
                 self.end_headers()
                 self.wfile.write(body)
@@ -162,6 +164,54 @@ class IdentityProvider:
             hdr["typ"] = "JWT"
         hdr.update(header or {})
         return encode_jwt(hdr, claims, key)
+
+    # -- attacks (the test suites' forgeries, made by this independent implementation) -------
+
+    def key_by_kid(self, provider: str, kid: str) -> SigningKey:
+        for key in (self.apple_keys if provider == "apple" else self.google_keys):
+            if key.kid == kid:
+                return key
+        raise KeyError(kid)
+
+    def add_key(self, provider: str, bits: int = 2048, kid: str | None = None) -> SigningKey:
+        """Appends a key to the provider's JWKS (the signing default stays the first key)."""
+        keys = self.apple_keys if provider == "apple" else self.google_keys
+        key = SigningKey(kid or f"{provider}-extra-{len(keys) + 1}", bits=bits)
+        keys.append(key)
+        return key
+
+    def forge(self, provider: str, claims: dict | None = None, header: dict | None = None, sign: str = "jwks",
+              kid: str | None = None, raw_claims: str | None = None, raw_header: str | None = None) -> str:
+        """A token like ``mint`` makes, with the knobs an attacker has. ``sign``: ``jwks`` (the
+        key named ``kid``, default the first), ``foreign`` (a fresh key that is in no JWKS, header
+        kid unchanged), ``none`` (``alg: none``, empty signature), ``hs256-public-key`` (HS256
+        keyed with the PEM of the JWKS key's public half: the classic algorithm confusion).
+        ``raw_claims``/``raw_header`` replace the JSON text verbatim (duplicate members)."""
+        key = self.key_by_kid(provider, kid) if kid else (self.apple_keys[0] if provider == "apple" else self.google_keys[0])
+        hdr = {"alg": "RS256", "kid": key.kid}
+        if provider == "google":
+            hdr["typ"] = "JWT"
+        if sign == "none":
+            hdr["alg"] = "none"
+        elif sign == "hs256-public-key":
+            hdr["alg"] = "HS256"
+        hdr.update(header or {})
+        header_text = raw_header if raw_header is not None else json.dumps(hdr, separators=(",", ":"))
+        claims_text = raw_claims if raw_claims is not None else json.dumps(claims or {}, separators=(",", ":"))
+        signing_input = f"{b64url(header_text.encode())}.{b64url(claims_text.encode())}".encode()
+        if sign == "jwks":
+            sig = key.sign(signing_input)
+        elif sign == "foreign":
+            sig = SigningKey("foreign").sign(signing_input)
+        elif sign == "none":
+            sig = b""
+        elif sign == "hs256-public-key":
+            pem = key.private_key.public_key().public_bytes(serialization.Encoding.PEM,
+                                                            serialization.PublicFormat.SubjectPublicKeyInfo)
+            sig = hmac.new(pem, signing_input, hashlib.sha256).digest()
+        else:
+            raise ValueError(f"unknown sign mode {sign}")
+        return f"{signing_input.decode()}.{b64url(sig)}"
 
     def apple_token(self, sub: str, **kw) -> str:
         return self.mint("apple", self.apple_claims(sub, **kw))

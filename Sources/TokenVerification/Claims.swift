@@ -1,0 +1,124 @@
+import CryptoPrimitives
+import StrictJSON
+
+/// The provider rules over a verified token's claims (CONTRACT.md, "Configuration"; issue 4).
+/// Order: who issued it and for whom (iss, aud, azp), then when (exp, iat, nbf), then whom it
+/// names (sub), then the request's nonce, then the profile claims.
+struct ClaimRules {
+    static let maxLifetimeAhead: Int64 = 24 * 3600
+
+    let provider: IdentityProvider
+    let audiences: [String]
+    let leeway: Int64
+
+    func validate(_ claims: JSONObject, now: Int64, nonce: String?) throws(TokenError) -> VerifiedIdentity {
+        let who = provider.displayName
+
+        // iss: exact match with one of the provider's fixed issuers.
+        guard let iss = claims["iss"]?.stringValue, provider.issuers.contains(iss) else {
+            throw .invalid("issuer is not \(who)'s")
+        }
+
+        // aud: a string or a non-empty array of strings; one of them must be configured.
+        switch claims["aud"] {
+        case .string(let aud)?:
+            guard audiences.contains(aud) else { throw .invalid("audience is not one of this deployment's \(who) audiences") }
+        case .array(let list)?:
+            var matched = false
+            for item in list {
+                guard let aud = item.stringValue else { throw .invalid("audience list holds a non-string") }
+                if audiences.contains(aud) { matched = true }
+            }
+            guard matched else { throw .invalid("audience is not one of this deployment's \(who) audiences") }
+        default:
+            throw .invalid("token has no audience")
+        }
+
+        // azp (Google): when present, one of the configured client ids.
+        if provider == .google, let azp = claims["azp"] {
+            guard let value = azp.stringValue, audiences.contains(value) else {
+                throw .invalid("authorized party (azp) is not one of this deployment's Google audiences")
+            }
+        }
+
+        // Times, with leeway: exp passed → expired; iat in the future, nbf ahead, exp too far out → invalid.
+        guard let expValue = claims["exp"] else { throw .invalid("token has no expiry (exp)") }
+        guard let exp = expValue.int64Value else { throw .invalid("token expiry (exp) is not an integer time") }
+        guard let iatValue = claims["iat"] else { throw .invalid("token has no issue time (iat)") }
+        guard let iat = iatValue.int64Value else { throw .invalid("token issue time (iat) is not an integer time") }
+        if now > exp &+ leeway { throw TokenError(kind: .expired, message: "token has expired") }
+        if iat > now &+ leeway { throw .invalid("token issue time (iat) is in the future") }
+        if exp > now &+ Self.maxLifetimeAhead &+ leeway { throw .invalid("token expires more than 24 hours ahead") }
+        if iat > exp { throw .invalid("token issue time (iat) is after its expiry") }
+        if let nbfValue = claims["nbf"] {
+            guard let nbf = nbfValue.int64Value else { throw .invalid("token not-before (nbf) is not an integer time") }
+            if nbf > now &+ leeway { throw .invalid("token is not valid yet (nbf)") }
+        }
+
+        // sub: safe as a path segment of an S3 key.
+        guard let sub = claims["sub"]?.stringValue else { throw .invalid("token has no subject") }
+        guard Self.isValidSubject(sub) else { throw .invalid("subject is not a valid provider user id") }
+
+        // nonce: when the request gives one, the claim must equal it or its lowercase hex SHA-256.
+        if let nonce {
+            guard let claimed = claims["nonce"] else { throw .invalid("token has no nonce but the request gave one") }
+            guard let claimedText = claimed.stringValue,
+                  claimedText == nonce || claimedText == SHA256.hexHash(Array(nonce.utf8))
+            else { throw .invalid("nonce does not match the request's") }
+        }
+
+        return VerifiedIdentity(
+            provider: provider, subject: sub,
+            email: try string("email", claims),
+            emailVerified: try flag("email_verified", claims),
+            isPrivateEmail: try flag("is_private_email", claims),
+            name: try string("name", claims),
+            realUserStatus: try smallInt("real_user_status", claims))
+    }
+
+    /// `[A-Za-z0-9._-]{1,255}`, and neither `.` nor `..`.
+    static func isValidSubject(_ sub: String) -> Bool {
+        let utf8 = sub.utf8
+        guard (1...255).contains(utf8.count), sub != ".", sub != ".." else { return false }
+        for c in utf8 {
+            switch c {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"):
+                continue
+            default:
+                return false
+            }
+        }
+        return true
+    }
+
+    /// Absent or null → nil; a string → it; anything else → invalid (a signed token of an
+    /// unexpected shape is refused rather than guessed at).
+    private func string(_ name: String, _ claims: JSONObject) throws(TokenError) -> String? {
+        switch claims[name] {
+        case nil, .null?: return nil
+        case .string(let s)?: return s
+        default: throw .invalid("claim \(name) is not a string")
+        }
+    }
+
+    /// Booleans arrive as `true`/`false` or as the strings "true"/"false" (Apple sends both).
+    private func flag(_ name: String, _ claims: JSONObject) throws(TokenError) -> Bool? {
+        switch claims[name] {
+        case nil, .null?: return nil
+        case .bool(let b)?: return b
+        case .string("true")?: return true
+        case .string("false")?: return false
+        default: throw .invalid("claim \(name) is neither a boolean nor \"true\"/\"false\"")
+        }
+    }
+
+    private func smallInt(_ name: String, _ claims: JSONObject) throws(TokenError) -> Int? {
+        switch claims[name] {
+        case nil, .null?: return nil
+        case let value?:
+            guard let v = value.int64Value, (-1_000_000...1_000_000).contains(v) else { throw .invalid("claim \(name) is not a small integer") }
+            return Int(v)
+        }
+    }
+}

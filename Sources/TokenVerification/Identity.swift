@@ -1,0 +1,75 @@
+/// The identity providers whose ID tokens this service accepts.
+public enum IdentityProvider: String, Sendable, CaseIterable {
+    case apple, google
+
+    /// The `iss` values the provider's tokens carry (CONTRACT.md: issuers are fixed).
+    public var issuers: [String] {
+        switch self {
+        case .apple: return ["https://appleid.apple.com"]
+        case .google: return ["https://accounts.google.com", "accounts.google.com"]
+        }
+    }
+
+    /// For messages: "Apple", "Google".
+    public var displayName: String {
+        switch self {
+        case .apple: return "Apple"
+        case .google: return "Google"
+        }
+    }
+}
+
+/// What a verified ID token says about its user. `subject` is the provider's stable user id
+/// (already checked against `[A-Za-z0-9._-]{1,255}`, never `.` or `..`, so it is safe as an S3
+/// key segment).
+public struct VerifiedIdentity: Sendable, Equatable {
+    public var provider: IdentityProvider
+    public var subject: String
+    public var email: String?
+    public var emailVerified: Bool?
+    /// Apple's `is_private_email` (a private-relay address).
+    public var isPrivateEmail: Bool?
+    /// Google's `name`; Apple's tokens carry none (the app passes it on first sign-in).
+    public var name: String?
+    /// Apple's `real_user_status` (0 unsupported, 1 unknown, 2 likely real).
+    public var realUserStatus: Int?
+
+    public init(provider: IdentityProvider, subject: String, email: String? = nil, emailVerified: Bool? = nil,
+                isPrivateEmail: Bool? = nil, name: String? = nil, realUserStatus: Int? = nil)
+    {
+        self.provider = provider
+        self.subject = subject
+        self.email = email
+        self.emailVerified = emailVerified
+        self.isPrivateEmail = isPrivateEmail
+        self.name = name
+        self.realUserStatus = realUserStatus
+    }
+}
+
+/// Why a token was refused. `message` says what was wrong and never quotes the token or a
+/// claim's value.
+public struct TokenError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: Sendable {
+        /// INVALID_TOKEN: malformed, bad signature, unknown key, wrong issuer/audience/nonce…
+        case invalid
+        /// TOKEN_EXPIRED: `exp` passed, beyond the leeway.
+        case expired
+        /// UNSUPPORTED_PROVIDER: the provider is not enabled in this deployment.
+        case unsupportedProvider
+        /// UPSTREAM_UNAVAILABLE: the provider's keys could not be obtained (no usable cache).
+        case keysUnavailable
+    }
+
+    public let kind: Kind
+    public let message: String
+
+    public init(kind: Kind, message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    static func invalid(_ message: String) -> TokenError { TokenError(kind: .invalid, message: message) }
+
+    public var description: String { "\(kind): \(message)" }
+}

@@ -1,2 +1,0 @@
-// ID-token verification: filled in by the token issue.
-public enum TokenVerificationPlaceholder {}
