@@ -1,0 +1,226 @@
+"""template.yaml: `sam validate --lint`, and least privilege read from the template itself.
+
+Every Allow statement in every identity policy is checked: no wildcard in an action, no
+NotAction/NotResource, and each resource is one of the few the design allows, each for its own
+kind of action (objects under identities/ or users/ for S3 object actions, the bucket for
+s3:ListBucket, the user-access role for sts:AssumeRole, the role's own log group, the three
+functions for lambda:InvokeFunction). A literal ARN or "*" anywhere is a failure."""
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from samcli.yamlhelper import yaml_parse
+
+ROOT = Path(__file__).resolve().parents[2]
+TEMPLATE = yaml_parse((ROOT / "template.yaml").read_text())
+RES = TEMPLATE["Resources"]
+
+FUNCTIONS = {"AuthSigninFunction": "AuthSigninRole", "AuthRefreshFunction": "AuthRefreshRole", "AuthLinkFunction": "AuthLinkRole"}
+LOG_GROUPS = {"AuthSigninRole": "AuthSigninLogGroup", "AuthRefreshRole": "AuthRefreshLogGroup", "AuthLinkRole": "AuthLinkLogGroup"}
+
+BUCKET = ("getatt", "IdentityBucket")
+OBJECT_PREFIXES = {"${IdentityBucket.Arn}/identities/*", "${IdentityBucket.Arn}/users/*", "${IdentityBucket.Arn}/users/*/account/*"}
+S3_OBJECT_ACTIONS = {"s3:GetObject", "s3:PutObject", "s3:DeleteObject"}
+CONTRACT_ENV = {"IDENTITY_BUCKET", "USER_ROLE_ARN", "APPLE_AUDIENCES", "GOOGLE_AUDIENCES", "CREDENTIALS_DURATION_SECONDS",
+                "REFRESH_TOKEN_TTL_SECONDS", "RECENT_AUTH_SECONDS", "REFRESH_REUSE_GRACE_SECONDS"}
+
+# Exactly what each function's code does (AccountDomain.AccountService): (action, resource).
+EXPECTED_FUNCTION_GRANTS = {
+    "AuthSigninRole": {
+        *{(a, "${IdentityBucket.Arn}/identities/*") for a in ("s3:GetObject", "s3:PutObject")},
+        *{(a, "${IdentityBucket.Arn}/users/*") for a in ("s3:GetObject", "s3:PutObject")},
+        ("s3:ListBucket", BUCKET), ("sts:AssumeRole", ("getatt", "UserAccessRole")),
+        ("logs:CreateLogStream", ("getatt", "AuthSigninLogGroup")), ("logs:PutLogEvents", ("getatt", "AuthSigninLogGroup")),
+    },
+    "AuthRefreshRole": {
+        *{(a, "${IdentityBucket.Arn}/users/*/account/*") for a in ("s3:GetObject", "s3:PutObject")},
+        ("s3:ListBucket", BUCKET), ("sts:AssumeRole", ("getatt", "UserAccessRole")),
+        ("logs:CreateLogStream", ("getatt", "AuthRefreshLogGroup")), ("logs:PutLogEvents", ("getatt", "AuthRefreshLogGroup")),
+    },
+    "AuthLinkRole": {
+        *{(a, "${IdentityBucket.Arn}/identities/*") for a in ("s3:GetObject", "s3:PutObject", "s3:DeleteObject")},
+        *{(a, "${IdentityBucket.Arn}/users/*/account/*") for a in ("s3:GetObject", "s3:PutObject")},
+        ("s3:ListBucket", BUCKET),
+        ("logs:CreateLogStream", ("getatt", "AuthLinkLogGroup")), ("logs:PutLogEvents", ("getatt", "AuthLinkLogGroup")),
+    },
+}
+
+
+def as_list(v):
+    return v if isinstance(v, list) else [v]
+
+
+def resource_key(r):
+    """A comparable form of a policy resource: the Sub string, ("getatt", logical id), or the literal."""
+    if isinstance(r, dict) and "Fn::Sub" in r:
+        return r["Fn::Sub"] if isinstance(r["Fn::Sub"], str) else r["Fn::Sub"][0]
+    if isinstance(r, dict) and "Fn::GetAtt" in r:
+        att = r["Fn::GetAtt"]
+        logical, attr = (att.split(".", 1) if isinstance(att, str) else att)
+        assert attr == "Arn", f"unexpected attribute {attr} in a policy resource"
+        return ("getatt", logical)
+    return ("literal", r if isinstance(r, str) else repr(r))
+
+
+def identity_policies():
+    """(owner logical id, roles it applies to, policy document) for every identity policy."""
+    for lid, res in RES.items():
+        props = res.get("Properties", {})
+        if res["Type"] == "AWS::IAM::Role":
+            for p in props.get("Policies", []):
+                yield lid, [lid], p["PolicyDocument"]
+            assert not props.get("ManagedPolicyArns"), f"{lid} attaches managed policies: {props['ManagedPolicyArns']}"
+        elif res["Type"] in ("AWS::IAM::Policy", "AWS::IAM::ManagedPolicy"):
+            roles = [r["Ref"] for r in props.get("Roles", [])]
+            yield lid, roles, props["PolicyDocument"]
+        elif res["Type"] == "AWS::Serverless::Function":
+            assert "Policies" not in props, f"{lid}: SAM policy templates would create another role"
+            assert "Role" in props, f"{lid} must use its own least-privilege role"
+
+
+def grants():
+    """(owner, roles, action, resource key, statement) for every Allow."""
+    for owner, roles, doc in identity_policies():
+        for st in as_list(doc["Statement"]):
+            assert not {"NotAction", "NotResource", "NotPrincipal"} & set(st), f"{owner}: Not* element in {st}"
+            if st["Effect"] != "Allow":
+                continue
+            for action in as_list(st["Action"]):
+                for r in as_list(st["Resource"]):
+                    yield owner, roles, action, resource_key(r), st
+
+
+def test_sam_validate_lint():
+    env = dict(os.environ, SAM_CLI_TELEMETRY="0")
+    r = subprocess.run([str(ROOT / ".venv" / "bin" / "sam"), "validate", "--lint", "--region", "us-east-1",
+                        "--template-file", str(ROOT / "template.yaml")], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_no_wildcard_action_or_resource_wider_than_allowed():
+    seen = 0
+    for owner, roles, action, key, st in grants():
+        seen += 1
+        assert "*" not in action and "?" not in action, f"{owner}: wildcard action {action}"
+        if isinstance(key, str):
+            assert key in OBJECT_PREFIXES, f"{owner}: resource {key} is wider than identities/* or users/*"
+            assert action in S3_OBJECT_ACTIONS, f"{owner}: {action} on objects {key}"
+        elif key == BUCKET:
+            assert action == "s3:ListBucket", f"{owner}: {action} on the bucket itself"
+        elif key == ("getatt", "UserAccessRole"):
+            assert action == "sts:AssumeRole", f"{owner}: {action} on the user-access role"
+        elif key[0] == "getatt" and key[1] in LOG_GROUPS.values():
+            assert action in ("logs:CreateLogStream", "logs:PutLogEvents"), f"{owner}: {action} on {key[1]}"
+            assert all(LOG_GROUPS.get(role) == key[1] for role in roles), f"{owner}: {roles} write another function's logs ({key[1]})"
+        elif key[0] == "getatt" and key[1] in FUNCTIONS:
+            assert action == "lambda:InvokeFunction", f"{owner}: {action} on {key[1]}"
+        else:
+            pytest.fail(f"{owner}: resource {key} for {action} is not one this design allows")
+    assert seen > 10
+
+
+def test_each_function_role_grants_exactly_what_its_code_uses():
+    actual = {role: set() for role in EXPECTED_FUNCTION_GRANTS}
+    for owner, roles, action, key, st in grants():
+        for role in roles:
+            if role in actual:
+                actual[role].add((action, key))
+    assert actual == EXPECTED_FUNCTION_GRANTS
+
+
+def test_function_roles_trust_only_lambda():
+    for role in FUNCTIONS.values():
+        trust = RES[role]["Properties"]["AssumeRolePolicyDocument"]["Statement"]
+        assert trust == [{"Effect": "Allow", "Principal": {"Service": "lambda.amazonaws.com"}, "Action": "sts:AssumeRole"}]
+        assert "RoleName" not in RES[role]["Properties"]
+
+
+def test_user_role_trusts_only_the_functions_that_hand_out_credentials_and_covers_users_only():
+    props = RES["UserAccessRole"]["Properties"]
+    trust = as_list(props["AssumeRolePolicyDocument"]["Statement"])
+    assert len(trust) == 1 and trust[0]["Effect"] == "Allow" and trust[0]["Action"] == "sts:AssumeRole"
+    principals = {resource_key(p) for p in as_list(trust[0]["Principal"]["AWS"])}
+    assert principals == {("getatt", "AuthSigninRole"), ("getatt", "AuthRefreshRole")}
+    assert props.get("MaxSessionDuration", 3600) <= 3600
+    user = {(a, k) for o, _, a, k, _ in grants() if o == "UserAccessRole"}
+    assert user == {("s3:GetObject", "${IdentityBucket.Arn}/users/*"), ("s3:PutObject", "${IdentityBucket.Arn}/users/*"),
+                    ("s3:DeleteObject", "${IdentityBucket.Arn}/users/*"), ("s3:ListBucket", BUCKET)}
+    for o, _, a, k, st in grants():
+        if o == "UserAccessRole" and a == "s3:ListBucket":
+            assert st["Condition"] == {"StringLike": {"s3:prefix": "users/*"}}
+
+
+def test_only_signin_and_refresh_may_assume_the_user_role():
+    holders = set()
+    for owner, roles, action, key, st in grants():
+        if action == "sts:AssumeRole":
+            holders.update(roles)
+    assert holders == {"AuthSigninRole", "AuthRefreshRole"}
+
+
+def test_identity_bucket_is_private_encrypted_versioned_and_tls_only():
+    props = RES["IdentityBucket"]["Properties"]
+    assert all(props["PublicAccessBlockConfiguration"][k] is True
+               for k in ("BlockPublicAcls", "BlockPublicPolicy", "IgnorePublicAcls", "RestrictPublicBuckets"))
+    sse = props["BucketEncryption"]["ServerSideEncryptionConfiguration"][0]["ServerSideEncryptionByDefault"]
+    assert sse["SSEAlgorithm"] in ("AES256", "aws:kms")
+    assert props["VersioningConfiguration"]["Status"] == "Enabled"
+    assert RES["IdentityBucket"].get("DeletionPolicy") == "Retain"
+    statements = RES["IdentityBucketPolicy"]["Properties"]["PolicyDocument"]["Statement"]
+    tls = [s for s in statements if s.get("Condition", {}).get("Bool", {}).get("aws:SecureTransport") == "false"]
+    assert len(tls) == 1 and tls[0]["Effect"] == "Deny" and tls[0]["Principal"] == "*"
+    assert {resource_key(r) for r in tls[0]["Resource"]} == {BUCKET, "${IdentityBucket.Arn}/*"}
+    assert all(s["Effect"] == "Deny" for s in statements), "the bucket policy only denies"
+
+
+def test_functions_run_the_bootstrap_on_provided_al2023_with_the_contract_environment():
+    glob = TEMPLATE["Globals"]["Function"]
+    assert glob["Runtime"] == "provided.al2023" and glob["Handler"] == "bootstrap"
+    assert glob["Architectures"] == [{"Ref": "Architecture"}]
+    assert TEMPLATE["Parameters"]["Architecture"]["Default"] == "x86_64"
+    assert set(TEMPLATE["Parameters"]["Architecture"]["AllowedValues"]) == {"x86_64", "arm64"}
+    assert set(glob["Environment"]["Variables"]) == CONTRACT_ENV
+    assert TEMPLATE["Parameters"]["CredentialsDurationSeconds"]["MaxValue"] <= 3600
+    assert 128 <= glob["MemorySize"] <= 10240 and 1 <= glob["Timeout"] <= 900
+    for fn, role in FUNCTIONS.items():
+        res = RES[fn]
+        assert res["Metadata"]["BuildMethod"] == "makefile"
+        assert res["Properties"]["Role"] == {"Fn::GetAtt": [role, "Arn"]}
+        group = res["Properties"]["LoggingConfig"]["LogGroup"]["Ref"]
+        assert group == LOG_GROUPS[role]
+        assert RES[group]["Properties"]["RetentionInDays"]
+
+
+def test_function_urls_are_public_only_behind_the_parameter():
+    assert TEMPLATE["Parameters"]["EnableFunctionUrls"]["Default"] == "false"
+    urls = [lid for lid, r in RES.items() if r["Type"] == "AWS::Lambda::Url"]
+    assert len(urls) == 3
+    for lid in urls:
+        assert RES[lid].get("Condition") == "FunctionUrlsEnabled"
+        assert RES[lid]["Properties"]["AuthType"] == "NONE"
+    perms = [(lid, r) for lid, r in RES.items() if r["Type"] == "AWS::Lambda::Permission"]
+    assert len(perms) == 6
+    for lid, r in perms:
+        p = r["Properties"]
+        assert r.get("Condition") == "FunctionUrlsEnabled", f"{lid} is unconditional"
+        assert p["Principal"] == "*"
+        if p["Action"] == "lambda:InvokeFunctionUrl":
+            assert p["FunctionUrlAuthType"] == "NONE"
+        else:
+            assert p["Action"] == "lambda:InvokeFunction" and p["InvokedViaFunctionUrl"] is True, lid
+
+
+def test_invoke_policy_allows_invoking_the_three_functions_only():
+    doc = RES["InvokeFunctionsPolicy"]["Properties"]["PolicyDocument"]
+    (st,) = as_list(doc["Statement"])
+    assert st["Effect"] == "Allow" and as_list(st["Action"]) == ["lambda:InvokeFunction"]
+    assert {resource_key(r) for r in st["Resource"]} == {("getatt", f) for f in FUNCTIONS}
+    assert not RES["InvokeFunctionsPolicy"]["Properties"].get("Roles")
+
+
+def test_outputs_name_the_functions_bucket_role_and_policy():
+    outputs = TEMPLATE["Outputs"]
+    for name in ("AuthSigninFunctionName", "AuthRefreshFunctionName", "AuthLinkFunctionName", "AuthSigninFunctionArn",
+                 "IdentityBucketName", "UserAccessRoleArn", "InvokeFunctionsPolicyArn", "AuthSigninUrl"):
+        assert name in outputs, name
