@@ -21,10 +21,12 @@ public final class RuntimeAPIClient {
     }
 
     private let base: String
+    private let nextURL: String
     private let handle: EasyHandle
 
     public init(endpoint: String) throws(HTTPError) {
         base = "http://\(endpoint)/2018-06-01/runtime"
+        nextURL = base + "/invocation/next"
         // Lambda caps request payloads at 6 MiB; leave room for a little more before refusing.
         handle = try EasyHandle(maxResponseBytes: 7 << 20)
     }
@@ -32,20 +34,49 @@ public final class RuntimeAPIClient {
     public func next() throws(Failure) -> Invocation {
         let response: HTTPResponse
         do throws(HTTPError) {
-            response = try handle.perform(HTTPRequest(url: "\(base)/invocation/next", timeoutMilliseconds: 0))
+            response = try handle.perform(HTTPRequest(url: nextURL, timeoutMilliseconds: 0))
         } catch { throw Failure(description: "GET next failed: \(error.message)") }
         guard response.status == 200 else { throw Failure(description: "GET next answered HTTP \(response.status)") }
-        guard let id = response.header("Lambda-Runtime-Aws-Request-Id"), !id.isEmpty else {
+        // One pass over the headers, names compared without allocating (this runs every invocation).
+        var id: String?, deadline: String?, arn: String?, trace: String?, clientContext: String?, cognito: String?
+        for (name, value) in response.headers {
+            guard name.utf8.count > 15, RuntimeAPIClient.hasPrefixIgnoringCase(name, "lambda-runtime-") else { continue }
+            if id == nil, RuntimeAPIClient.equalsIgnoringCase(name, "lambda-runtime-aws-request-id") { id = value }
+            else if deadline == nil, RuntimeAPIClient.equalsIgnoringCase(name, "lambda-runtime-deadline-ms") { deadline = value }
+            else if arn == nil, RuntimeAPIClient.equalsIgnoringCase(name, "lambda-runtime-invoked-function-arn") { arn = value }
+            else if trace == nil, RuntimeAPIClient.equalsIgnoringCase(name, "lambda-runtime-trace-id") { trace = value }
+            else if clientContext == nil, RuntimeAPIClient.equalsIgnoringCase(name, "lambda-runtime-client-context") { clientContext = value }
+            else if cognito == nil, RuntimeAPIClient.equalsIgnoringCase(name, "lambda-runtime-cognito-identity") { cognito = value }
+        }
+        guard let id, !id.isEmpty else {
             throw Failure(description: "GET next answered without Lambda-Runtime-Aws-Request-Id")
         }
         return Invocation(
             requestID: id,
-            deadlineMilliseconds: response.header("Lambda-Runtime-Deadline-Ms").flatMap { Int64($0) } ?? 0,
-            invokedFunctionARN: response.header("Lambda-Runtime-Invoked-Function-Arn") ?? "",
-            traceID: response.header("Lambda-Runtime-Trace-Id"),
-            clientContext: response.header("Lambda-Runtime-Client-Context"),
-            cognitoIdentity: response.header("Lambda-Runtime-Cognito-Identity"),
+            deadlineMilliseconds: deadline.flatMap { Int64($0) } ?? 0,
+            invokedFunctionARN: arn ?? "",
+            traceID: trace,
+            clientContext: clientContext,
+            cognitoIdentity: cognito,
             event: response.body)
+    }
+
+    /// ASCII case-insensitive comparison against a lowercase literal.
+    static func equalsIgnoringCase(_ name: String, _ lower: StaticString) -> Bool {
+        name.utf8.count == lower.utf8CodeUnitCount && hasPrefixIgnoringCase(name, lower)
+    }
+
+    static func hasPrefixIgnoringCase(_ name: String, _ lower: StaticString) -> Bool {
+        let n = lower.utf8CodeUnitCount
+        let p = lower.utf8Start
+        var k = 0
+        for b in name.utf8 {
+            if k == n { return true }
+            let folded = b >= 0x41 && b <= 0x5A ? b | 0x20 : b
+            if folded != p[k] { return false }
+            k += 1
+        }
+        return k == n
     }
 
     /// Posts the answer. Returns the HTTP status (202 expected; 413 means "too large").

@@ -88,3 +88,16 @@ private struct Untyped: Error { let secret = "token-abc" }
 import Glibc
 #endif
 private func Clock_now() -> Int64 { Int64(time(nil)) * 1000 }
+
+@Suite struct HeaderNames {
+    @Test func caseInsensitiveMatching() {
+        #expect(RuntimeAPIClient.equalsIgnoringCase("Lambda-Runtime-Trace-Id", "lambda-runtime-trace-id"))
+        #expect(RuntimeAPIClient.equalsIgnoringCase("LAMBDA-RUNTIME-TRACE-ID", "lambda-runtime-trace-id"))
+        #expect(!RuntimeAPIClient.equalsIgnoringCase("Lambda-Runtime-Trace-Id2", "lambda-runtime-trace-id"))
+        #expect(!RuntimeAPIClient.equalsIgnoringCase("Lambda-Runtime-Trace-I", "lambda-runtime-trace-id"))
+        #expect(!RuntimeAPIClient.equalsIgnoringCase("Lambda_Runtime-Trace-Id", "lambda-runtime-trace-id"))
+        #expect(RuntimeAPIClient.hasPrefixIgnoringCase("Lambda-Runtime-X", "lambda-runtime-"))
+        #expect(!RuntimeAPIClient.hasPrefixIgnoringCase("Lambda-Runtim", "lambda-runtime-"))
+        #expect(!RuntimeAPIClient.hasPrefixIgnoringCase("Lámbda-Runtime-X", "lambda-runtime-"))
+    }
+}

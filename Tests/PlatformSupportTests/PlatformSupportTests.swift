@@ -167,3 +167,16 @@ import Testing
 private extension String {
     func replacingEquals() -> String { String(self.filter { $0 != "=" }) }
 }
+
+@Suite struct GlibcCompatTests {
+    @Test func hypotfMatchesTheDefinition() {
+        #expect(_platformSupportHypotf(3, 4) == 5)
+        #expect(_platformSupportHypotf(-3, 4) == 5)
+        #expect(_platformSupportHypotf(0, 0) == 0)
+        #expect(_platformSupportHypotf(.greatestFiniteMagnitude, .greatestFiniteMagnitude) == .infinity)
+        #expect(_platformSupportHypotf(3e38, 1) == 3e38) // no overflow in the intermediate
+        #expect(_platformSupportHypotf(1e-40, 1e-40) > 0)  // subnormals do not flush to zero
+        #expect(_platformSupportHypotf(.infinity, .nan) == .infinity)
+        #expect(_platformSupportHypotf(.nan, 1).isNaN)
+    }
+}

@@ -1,0 +1,20 @@
+#if os(Linux)
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The static Swift standard library references `hypotf`, and Debian 12's glibc binds that name
+/// (and `hypot`) to their newest versions, `@GLIBC_2.35`. Amazon Linux 2023 (`provided.al2023`)
+/// has glibc 2.34, whose loader refuses a binary that needs 2.35, before `main`. Defining the
+/// function here, in a module every executable links as object files, resolves the standard
+/// library's reference at static link time, so the bootstrap imports no `hypotf` at all. It calls
+/// nothing in libm: Float squares are exact in Double and cannot overflow or underflow there, so
+/// one rounded sum and `squareRoot()` (an instruction) give the Float result.
+/// `scripts/bench.d/10-runtime` prints the newest GLIBC version the bootstrap needs.
+@_cdecl("hypotf")
+public func _platformSupportHypotf(_ x: Float, _ y: Float) -> Float {
+    if x.isInfinite || y.isInfinite { return .infinity } // IEEE 754: even when the other is NaN
+    let a = Double(x), b = Double(y)
+    return Float((a * a + b * b).squareRoot())
+}
+#endif
