@@ -37,6 +37,8 @@ let package = Package(
         .executableTarget(name: "lambda-probe", dependencies: ["LambdaRuntime"]),
         // Benchmark driver for scripts/bench.d/20-aws: signing rate, S3 round trips, overlapped puts.
         .executableTarget(name: "aws-bench", dependencies: ["AWSClients", "CurlHTTP", "PlatformSupport"]),
+        // Benchmark driver for scripts/bench.d/30-tokens: warm and cold ID-token verification.
+        .executableTarget(name: "token-bench", dependencies: ["TokenVerification", "CryptoPrimitives", "CurlHTTP", "StrictJSON", "PlatformSupport"]),
 
         .testTarget(name: "PlatformSupportTests", dependencies: ["PlatformSupport"]),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
