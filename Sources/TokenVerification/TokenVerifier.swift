@@ -69,6 +69,8 @@ public final class TokenVerifier {
             if let reason = state.unusable[kid] { throw .invalid("\(who)'s key for this key id is unusable: \(reason)") }
             // Unknown kid with a fresh set: maybe a rotation. Re-fetch at most once a minute.
             if let last = state.lastAttemptAt, t - last < KeyCachePolicy.unknownKeyRefetchInterval {
+                // If that last attempt failed, the set was never confirmed current: unavailable, not invalid.
+                if state.lastFailure != nil { throw TokenError(kind: .keysUnavailable, message: "\(who)'s signing keys are unavailable (the last refresh failed)") }
                 throw .invalid("key id not in \(who)'s JWKS")
             }
         } else if state.isUsableStale(t), state.lastFailure != nil, let last = state.lastAttemptAt,
@@ -76,7 +78,7 @@ public final class TokenVerifier {
         {
             // Expired, the last fetch failed moments ago: serve the stale keys without waiting on another attempt.
             if let key = state.keys[kid] { return key }
-            throw TokenError(kind: .keysUnavailable, message: "\(who)'s signing keys could not be refreshed")
+            throw TokenError(kind: .keysUnavailable, message: "\(who)'s signing keys are unavailable (the last refresh failed)")
         }
 
         let fetched = refresh([provider], deadline: deadline).contains(provider)
@@ -101,7 +103,6 @@ public final class TokenVerifier {
     private func refresh(_ providers: [IdentityProvider], deadline: Deadline) -> Set<IdentityProvider> {
         guard !providers.isEmpty else { return [] }
         let started = now()
-        for p in providers { states[p, default: KeySetState()].lastAttemptAt = started }
         var pending = providers
         var failures: [IdentityProvider: String] = [:]
         for attempt in 1...KeyCachePolicy.maxAttempts {
@@ -109,6 +110,8 @@ public final class TokenVerifier {
                 for p in pending where failures[p] == nil { failures[p] = "no time left before the deadline" }
                 break
             }
+            // Only a request actually sent counts as an attempt (for the re-fetch rate limits).
+            if attempt == 1 { for p in providers { states[p, default: KeySetState()].lastAttemptAt = started } }
             let timeout = deadline.requestTimeout(cap: KeyCachePolicy.requestTimeoutMilliseconds)
             let requests = pending.map {
                 HTTPRequest(url: configuration.settings(for: $0).jwksURL, headers: [("Accept", "application/json")], timeoutMilliseconds: timeout)

@@ -161,7 +161,15 @@ import Testing
         h.clock.advance(61)
         let unknown = try h.token(.google, header: ["kid": "google-new-key"])
         expectRefused(h.verify(unknown, .google), .keysUnavailable, "unavailable", token: unknown)
+        #expect(try h.idp.fetches().google == 3, "one re-fetch (with its retry)")
+        // Within the minute: no new attempt, and still unavailable (the set was never confirmed).
+        expectRefused(h.verify(unknown, .google), .keysUnavailable, "the last refresh failed", token: unknown)
+        #expect(try h.idp.fetches().google == 3)
         #expect(h.verify(try h.token(.google), .google).identity != nil, "known keys still answer")
+        // Once the server is back and a minute has passed, the unknown kid is judged for real.
+        try h.idp.setFailing(false)
+        h.clock.advance(61)
+        expectRefused(h.verify(unknown, .google), .invalid, "key id not in Google's JWKS", token: unknown)
     }
 
     @Test func outageWithExpiredCacheServesStaleKeysForABoundedTime() throws {
@@ -216,6 +224,9 @@ import Testing
         expectRefused(h.verify(token, .apple, deadline: .after(milliseconds: 20)), .keysUnavailable, "unavailable", token: token)
         #expect(try h.idp.fetches().apple == 0)
         #expect(h.verifier.lastFetchFailure(.apple) == "no time left before the deadline")
+        // An attempt that never started does not count against the re-fetch rate limit.
+        #expect(h.verify(token, .apple).identity != nil)
+        #expect(try h.idp.fetches().apple == 1)
     }
 }
 
