@@ -74,7 +74,10 @@ class MotoServer:
         iam.put_user_policy(UserName="signin-function", PolicyName="function", PolicyDocument=json.dumps(FUNCTION_POLICY))
         key = iam.create_access_key(UserName="signin-function")["AccessKey"]
         self.access_key_id, self.secret_access_key = key["AccessKeyId"], key["SecretAccessKey"]
-        trust = {"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Principal": {"AWS": f"arn:aws:iam::{ACCOUNT}:root"}, "Action": "sts:AssumeRole"}]}
+        # The user role trusts only the functions' own identity (as the template's trust names the
+        # execution roles); moto checks the caller's ARN against it.
+        user_arn = iam.get_user(UserName="signin-function")["User"]["Arn"]
+        trust = {"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Principal": {"AWS": user_arn}, "Action": "sts:AssumeRole"}]}
         role = iam.create_role(RoleName="signin-user-access", AssumeRolePolicyDocument=json.dumps(trust))["Role"]
         iam.put_role_policy(RoleName="signin-user-access", PolicyName="user", PolicyDocument=json.dumps(USER_ROLE_POLICY))
         self.role_arn = role["Arn"]
