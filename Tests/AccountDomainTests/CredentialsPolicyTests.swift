@@ -6,14 +6,14 @@ import Testing
     let uuid = "6f1c2a3b-4d5e-4f60-8a7b-1c2d3e4f5a6b"
 
     @Test func documentShape() throws {
-        let text = try CredentialsPolicy.document(bucket: "photo-identities", uuid: uuid, region: "eu-west-1")
+        let text = try CredentialsPolicy.document(bucket: "photo-backup-accounts", uuid: uuid, region: "eu-west-1")
         #expect(text.count <= 2048)
         let doc = try JSONParser.parse(text)
         let statements = doc["Statement"]?.arrayValue ?? []
         #expect(statements.count == 3)
-        #expect(text.contains("\"arn:aws:s3:::photo-identities/users/\(uuid)/photos/*\""))
+        #expect(text.contains("\"arn:aws:s3:::photo-backup-accounts/users/\(uuid)/photos/*\""))
         #expect(text.contains("\"users/\(uuid)/thumbnails/*\""))
-        #expect(text.contains("arn:aws:s3:::photo-identities/users/\(uuid)/account/profile.json"))
+        #expect(text.contains("arn:aws:s3:::photo-backup-accounts/users/\(uuid)/account/profile.json"))
         #expect(!text.contains("providers.json") && !text.contains("identities/") && !text.contains("sessions"))
         #expect(!text.contains("s3:*") && !text.contains("\"*\""))
     }
