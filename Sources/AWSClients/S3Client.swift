@@ -141,9 +141,12 @@ public final class S3Client {
 
     /// Several GetObjects at once (overlapped on the wire), results in order.
     public func getAll(_ keys: [String], deadline: Deadline) -> [Result<S3Object?, AWSError>] {
-        run(keys.map { key in
-            checkKey(key).map { OperationRequest(method: "GET", path: path(for: key), accept: [404]) }
-        }, deadline: deadline) { response throws(AWSError) -> S3Object? in
+        PreparedCall.run(keys.map(prepareGet), deadline: deadline)
+    }
+
+    func prepareGet(_ key: String) -> PreparedCall<S3Object?> {
+        PreparedCall(transport: transport, request: checkKey(key).map { OperationRequest(method: "GET", path: path(for: key), accept: [404]) }) {
+            response throws(AWSError) -> S3Object? in
             if response.status == 404 { return try S3Client.missingKey(response) }
             guard response.status == 200 else { throw S3Client.unexpected(response) }
             return S3Object(body: response.body, etag: response.header("ETag") ?? "", contentType: response.header("Content-Type"),
@@ -172,9 +175,12 @@ public final class S3Client {
 
     /// Several PutObjects at once (overlapped on the wire), results in order.
     public func putAll(_ puts: [S3Put], deadline: Deadline) -> [Result<S3PutOutcome, AWSError>] {
-        run(puts.map { put in
-            checkKey(put.key).flatMap { _ in S3Client.putRequest(put, path: path(for: put.key)) }
-        }, deadline: deadline) { response throws(AWSError) -> S3PutOutcome in
+        PreparedCall.run(puts.map(preparePut), deadline: deadline)
+    }
+
+    func preparePut(_ put: S3Put) -> PreparedCall<S3PutOutcome> {
+        PreparedCall(transport: transport, request: checkKey(put.key).flatMap { _ in S3Client.putRequest(put, path: path(for: put.key)) }) {
+            response throws(AWSError) -> S3PutOutcome in
             switch response.status {
             case 200:
                 return .stored(etag: response.header("ETag") ?? "")
@@ -219,7 +225,11 @@ public final class S3Client {
 
     /// Deletes the key; deleting a missing key succeeds (S3 answers 204 either way).
     public func delete(_ key: String, deadline: Deadline) throws(AWSError) {
-        try run([checkKey(key).map { OperationRequest(method: "DELETE", path: path(for: key), accept: [404]) }], deadline: deadline) {
+        try PreparedCall.run([prepareDelete(key)], deadline: deadline)[0].get()
+    }
+
+    func prepareDelete(_ key: String) -> PreparedCall<Void> {
+        PreparedCall(transport: transport, request: checkKey(key).map { OperationRequest(method: "DELETE", path: path(for: key), accept: [404]) }) {
             response throws(AWSError) -> Void in
             if response.status == 404 {
                 let error = ErrorClassifier.describe(response)
@@ -227,7 +237,7 @@ public final class S3Client {
                 throw error
             }
             guard response.status == 204 || response.status == 200 else { throw S3Client.unexpected(response) }
-        }[0].get()
+        }
     }
 
     // MARK: ListObjectsV2
@@ -276,23 +286,8 @@ public final class S3Client {
 
     /// Sends the valid requests together and interprets each answer; refused ones never go out.
     private func run<T>(_ requests: [Result<OperationRequest, AWSError>], deadline: Deadline,
-                        interpret: (HTTPResponse) throws(AWSError) -> T) -> [Result<T, AWSError>] {
-        var results = [Result<T, AWSError>?](repeating: nil, count: requests.count)
-        var toSend: [OperationRequest] = []
-        var positions: [Int] = []
-        for (i, r) in requests.enumerated() {
-            switch r {
-            case .success(let request): toSend.append(request); positions.append(i)
-            case .failure(let error): results[i] = .failure(error)
-            }
-        }
-        let outcomes = toSend.isEmpty ? [] : transport.sendAll(toSend, deadline: deadline)
-        for (k, outcome) in outcomes.enumerated() {
-            results[positions[k]] = outcome.flatMap { response in
-                do throws(AWSError) { return .success(try interpret(response)) } catch { return .failure(error) }
-            }
-        }
-        return results.map { $0! }
+                        interpret: @escaping (HTTPResponse) throws(AWSError) -> T) -> [Result<T, AWSError>] {
+        PreparedCall.run(requests.map { PreparedCall(transport: transport, request: $0, interpret: interpret) }, deadline: deadline)
     }
 
     private static func missingKey(_ response: HTTPResponse) throws(AWSError) -> S3Object? {

@@ -112,19 +112,28 @@ public final class STSClient {
     }
 
     public func assumeRole(_ r: AssumeRoleRequest, deadline: Deadline) throws(AWSError) -> TemporaryCredentials {
-        if let problem = r.problem() { throw .invalid(problem) }
-        let body = Array(STSClient.formEncode(r.formParameters).utf8)
-        let request = OperationRequest(method: "POST", path: path,
-                                       headers: [("Content-Type", "application/x-www-form-urlencoded; charset=utf-8")], body: body)
-        let response = try transport.send(request, deadline: deadline).get()
-        guard let root = XMLReader.parse(response.body), root.name == "AssumeRoleResponse",
-              let creds = root.path("AssumeRoleResult", "Credentials"),
-              let id = creds["AccessKeyId"], let secret = creds["SecretAccessKey"], let token = creds["SessionToken"],
-              let expiration = creds["Expiration"], !id.isEmpty, !secret.isEmpty, !token.isEmpty
-        else {
-            throw AWSError(kind: .other, message: "AssumeRole answer has no credentials", requestID: response.header("x-amzn-RequestId"), status: response.status)
+        try PreparedCall.run([prepareAssumeRole(r)], deadline: deadline)[0].get()
+    }
+
+    func prepareAssumeRole(_ r: AssumeRoleRequest) -> PreparedCall<TemporaryCredentials> {
+        let request: Result<OperationRequest, AWSError>
+        if let problem = r.problem() {
+            request = .failure(.invalid(problem))
+        } else {
+            let body = Array(STSClient.formEncode(r.formParameters).utf8)
+            request = .success(OperationRequest(method: "POST", path: path,
+                                                headers: [("Content-Type", "application/x-www-form-urlencoded; charset=utf-8")], body: body))
         }
-        return TemporaryCredentials(accessKeyID: id, secretAccessKey: secret, sessionToken: token, expiration: expiration)
+        return PreparedCall(transport: transport, request: request) { response throws(AWSError) -> TemporaryCredentials in
+            guard let root = XMLReader.parse(response.body), root.name == "AssumeRoleResponse",
+                  let creds = root.path("AssumeRoleResult", "Credentials"),
+                  let id = creds["AccessKeyId"], let secret = creds["SecretAccessKey"], let token = creds["SessionToken"],
+                  let expiration = creds["Expiration"], !id.isEmpty, !secret.isEmpty, !token.isEmpty
+            else {
+                throw AWSError(kind: .other, message: "AssumeRole answer has no credentials", requestID: response.header("x-amzn-RequestId"), status: response.status)
+            }
+            return TemporaryCredentials(accessKeyID: id, secretAccessKey: secret, sessionToken: token, expiration: expiration)
+        }
     }
 }
 

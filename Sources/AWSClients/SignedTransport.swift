@@ -32,7 +32,7 @@ final class SignedTransport {
     /// No new attempt starts with less than this left before the deadline.
     var minimumAttemptMilliseconds: Int64 = 100
     /// Attempts sent since creation (tests and the bench read it).
-    private(set) var attemptsSent = 0
+    fileprivate(set) var attemptsSent = 0
 
     init(http: HTTPClient, credentials: SigningCredentials, service: String, region: String, scheme: String,
          hostHeader: String, authority: String, retry: RetryPolicy, requestTimeoutCapMilliseconds: Int) {
@@ -51,6 +51,18 @@ final class SignedTransport {
     }
 
     func sendAll(_ requests: [OperationRequest], deadline: Deadline) -> [Result<HTTPResponse, AWSError>] {
+        SignedTransport.sendAll(requests.map { (self, $0) }, deadline: deadline)
+    }
+
+    /// Sends requests that may belong to different services (S3 and STS) as one overlapped batch
+    /// on the shared HTTPClient: each is signed by its own transport, and all share one retry loop
+    /// (the first transport's policy), so a mixed batch costs one network round, not one per service.
+    static func sendAll(_ items: [(transport: SignedTransport, request: OperationRequest)], deadline: Deadline) -> [Result<HTTPResponse, AWSError>] {
+        guard let lead = items.first?.transport else { return [] }
+        let requests = items.map(\.request)
+        let http = lead.http
+        let retry = lead.retry
+        let minimumAttemptMilliseconds = lead.minimumAttemptMilliseconds
         var results = [Result<HTTPResponse, AWSError>?](repeating: nil, count: requests.count)
         var pending = Array(requests.indices)
         var lastError = [AWSError?](repeating: nil, count: requests.count)
@@ -62,10 +74,12 @@ final class SignedTransport {
                 for i in pending { results[i] = .failure(exhausted(lastError[i], attempts: attempt - 1, deadlineReached: true)) }
                 break
             }
-            let timeout = deadline.requestTimeout(cap: requestTimeoutCapMilliseconds)
             let now = Clock.nowMilliseconds()
-            let httpRequests = pending.map { build(requests[$0], dateMilliseconds: now, timeout: timeout) }
-            attemptsSent += httpRequests.count
+            let httpRequests = pending.map { i in
+                let transport = items[i].transport
+                transport.attemptsSent += 1
+                return transport.build(requests[i], dateMilliseconds: now, timeout: deadline.requestTimeout(cap: transport.requestTimeoutCapMilliseconds))
+            }
             let outcomes = http.sendAll(httpRequests)
             var again: [Int] = []
             for (k, i) in pending.enumerated() {
@@ -95,7 +109,7 @@ final class SignedTransport {
         return results.map { $0! }
     }
 
-    private func exhausted(_ last: AWSError?, attempts: Int, deadlineReached: Bool) -> AWSError {
+    private static func exhausted(_ last: AWSError?, attempts: Int, deadlineReached: Bool) -> AWSError {
         guard var error = last else {
             return AWSError(kind: .unavailable, message: "deadline reached before the request could be sent", attempts: attempts)
         }
@@ -104,7 +118,7 @@ final class SignedTransport {
         return error
     }
 
-    private func build(_ r: OperationRequest, dateMilliseconds: Int64, timeout: Int) -> HTTPRequest {
+    fileprivate func build(_ r: OperationRequest, dateMilliseconds: Int64, timeout: Int) -> HTTPRequest {
         let signable = SignableRequest(method: r.method, host: hostHeader, path: r.path, query: r.query, headers: r.headers, body: r.body)
         let signed = signer.sign(signable, credentials: credentials, dateMilliseconds: dateMilliseconds)
         var url = scheme + "://" + authority + r.path

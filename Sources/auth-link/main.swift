@@ -1,4 +1,6 @@
 import AuthService
 import LambdaRuntime
 
-Lambda.run { _ in PendingHandler(functionName: "auth-link") }
+Lambda.run { context in
+    FunctionHandler(LinkOperation(runtime: try ServiceRuntime.start(context, prefetchKeys: true)))
+}

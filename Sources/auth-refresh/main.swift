@@ -1,4 +1,6 @@
 import AuthService
 import LambdaRuntime
 
-Lambda.run { _ in PendingHandler(functionName: "auth-refresh") }
+Lambda.run { context in
+    FunctionHandler(RefreshOperation(runtime: try ServiceRuntime.start(context, prefetchKeys: false)))
+}

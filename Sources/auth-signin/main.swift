@@ -1,4 +1,6 @@
 import AuthService
 import LambdaRuntime
 
-Lambda.run { _ in PendingHandler(functionName: "auth-signin") }
+Lambda.run { context in
+    FunctionHandler(SignInOperation(runtime: try ServiceRuntime.start(context, prefetchKeys: true)))
+}

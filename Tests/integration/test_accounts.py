@@ -216,8 +216,18 @@ def test_concurrent_refreshes_leave_exactly_one_working_token(svc):
     assert tokens, [a.get("error") for a in answers]
     assert all(a.get("success") or a["error"]["code"] == "CONFLICT" for a in answers), [a.get("error") for a in answers]
     assert len(set(tokens)) == len(tokens), "every success returns a distinct token"
-    working = [t for t in tokens if svc.refresh(refreshToken=t, action="signout").get("success")]
-    assert len(working) == 1, f"{len(working)} tokens still worked"
+    # Exactly one of them is the session's current token, and the session is not revoked...
+    import hashlib
+    [key] = [k for k in svc.snapshot() if k.startswith(f"users/{data['user']['serviceUserID']}/account/sessions/")]
+    record = svc.read_json(key)
+    assert record["revokedAt"] is None
+    current = [t for t in tokens if hashlib.sha256(t.encode()).hexdigest() == record["current"]["hash"]]
+    assert len(current) == 1
+    # ...the others stop working without revoking anything, and the current one still works.
+    for t in tokens:
+        if t != current[0]:
+            assert code(svc.refresh(refreshToken=t)) == "SESSION_INVALID"
+    ok(svc.refresh(refreshToken=current[0]))
 
 
 def test_signout(svc):

@@ -1,0 +1,75 @@
+import CurlHTTP
+
+/// One S3 or STS call ready to go: the transport that signs it, its request (or why it was
+/// refused before sending), and how to read the answer. Calls of different services and result
+/// types run together through `PreparedCall.run` / `AWSBatch`, overlapped in one network round.
+struct PreparedCall<T> {
+    let transport: SignedTransport
+    let request: Result<OperationRequest, AWSError>
+    let interpret: (HTTPResponse) throws(AWSError) -> T
+
+    func map<U>(_ transform: @escaping (T) -> U) -> PreparedCall<U> {
+        let interpret = self.interpret
+        return PreparedCall<U>(transport: transport, request: request) { response throws(AWSError) -> U in transform(try interpret(response)) }
+    }
+
+    /// Sends the valid calls as one batch and interprets each answer; refused ones never go out.
+    static func run(_ calls: [PreparedCall<T>], deadline: Deadline) -> [Result<T, AWSError>] {
+        var results = [Result<T, AWSError>?](repeating: nil, count: calls.count)
+        var items: [(transport: SignedTransport, request: OperationRequest)] = []
+        var positions: [Int] = []
+        for (i, call) in calls.enumerated() {
+            switch call.request {
+            case .success(let request): items.append((call.transport, request)); positions.append(i)
+            case .failure(let error): results[i] = .failure(error)
+            }
+        }
+        let outcomes = SignedTransport.sendAll(items, deadline: deadline)
+        for (k, outcome) in outcomes.enumerated() {
+            let call = calls[positions[k]]
+            results[positions[k]] = outcome.flatMap { response in
+                do throws(AWSError) { return .success(try call.interpret(response)) } catch { return .failure(error) }
+            }
+        }
+        return results.map { $0! }
+    }
+}
+
+/// A call for `AWSBatch`.
+public enum AWSCall: Sendable {
+    case s3Get(key: String)
+    case s3Put(S3Put)
+    case s3Delete(key: String)
+    case assumeRole(AssumeRoleRequest)
+}
+
+public enum AWSCallOutcome: Sendable {
+    case object(S3Object?)
+    case stored(S3PutOutcome)
+    case deleted
+    case credentials(TemporaryCredentials)
+}
+
+/// Runs S3 and STS calls together: one overlapped round on the shared HTTPClient (curl multi),
+/// each call with the same bounded retries as the single-service methods. This is how a sign-in
+/// reads the account, writes the session and gets credentials in one round.
+public final class AWSBatch {
+    public let s3: S3Client
+    public let sts: STSClient
+
+    public init(s3: S3Client, sts: STSClient) {
+        self.s3 = s3
+        self.sts = sts
+    }
+
+    public func run(_ calls: [AWSCall], deadline: Deadline) -> [Result<AWSCallOutcome, AWSError>] {
+        PreparedCall.run(calls.map { call -> PreparedCall<AWSCallOutcome> in
+            switch call {
+            case .s3Get(let key): return s3.prepareGet(key).map(AWSCallOutcome.object)
+            case .s3Put(let put): return s3.preparePut(put).map(AWSCallOutcome.stored)
+            case .s3Delete(let key): return s3.prepareDelete(key).map { AWSCallOutcome.deleted }
+            case .assumeRole(let r): return sts.prepareAssumeRole(r).map(AWSCallOutcome.credentials)
+            }
+        }, deadline: deadline)
+    }
+}

@@ -1,2 +1,0 @@
-// The account store on S3: filled in by the functions issue.
-public enum AccountDomainPlaceholder {}

@@ -1,0 +1,43 @@
+import TokenVerification
+
+/// The S3 layout of CONTRACT.md, in one place.
+public enum AccountKeys {
+    public static func identity(_ provider: IdentityProvider, _ providerID: String) -> String {
+        "identities/\(provider.rawValue)/\(providerID)"
+    }
+
+    public static func userPrefix(_ uuid: String) -> String { "users/\(uuid)/" }
+    public static func profile(_ uuid: String) -> String { "users/\(uuid)/account/profile.json" }
+    public static func providers(_ uuid: String) -> String { "users/\(uuid)/account/providers.json" }
+    public static func session(_ uuid: String, _ sessionID: String) -> String { "users/\(uuid)/account/sessions/\(sessionID).json" }
+
+    /// Zero-byte `application/x-directory` markers made at sign-up.
+    public static func markers(_ uuid: String) -> [String] {
+        let p = userPrefix(uuid)
+        return [p, p + "photos/", p + "thumbnails/", p + "metadata/", p + "account/"]
+    }
+
+    /// 36 characters, lowercase hex in 8-4-4-4-12 groups: the only UUID form this service writes,
+    /// and the only one allowed into a key or a policy.
+    public static func isCanonicalUUID(_ s: String) -> Bool {
+        let b = Array(s.utf8)
+        guard b.count == 36 else { return false }
+        for (i, c) in b.enumerated() {
+            if i == 8 || i == 13 || i == 18 || i == 23 {
+                guard c == UInt8(ascii: "-") else { return false }
+            } else {
+                guard (48...57).contains(c) || (97...102).contains(c) else { return false }
+            }
+        }
+        return true
+    }
+
+    /// The contract's providerID rule: `[A-Za-z0-9._-]{1,255}`, not `.` or `..`.
+    public static func isValidProviderID(_ s: String) -> Bool {
+        let b = Array(s.utf8)
+        guard (1...255).contains(b.count), s != ".", s != ".." else { return false }
+        return b.allSatisfy { c in
+            (48...57).contains(c) || (65...90).contains(c) || (97...122).contains(c) || c == 46 || c == 95 || c == 45
+        }
+    }
+}

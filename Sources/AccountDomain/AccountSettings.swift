@@ -1,0 +1,26 @@
+/// What the account flows need from configuration (AuthService reads it from the environment).
+public struct AccountSettings: Sendable {
+    public var bucket: String
+    public var region: String
+    public var userRoleARN: String
+    public var credentialsDurationSeconds: Int
+    public var refreshTokenTTLSeconds: Int64
+    public var recentAuthSeconds: Int64
+    public var refreshReuseGraceSeconds: Int64
+
+    public init(bucket: String, region: String, userRoleARN: String, credentialsDurationSeconds: Int = 3600,
+                refreshTokenTTLSeconds: Int64 = 2_592_000, recentAuthSeconds: Int64 = 600, refreshReuseGraceSeconds: Int64 = 30)
+    {
+        self.bucket = bucket
+        self.region = region
+        self.userRoleARN = userRoleARN
+        self.credentialsDurationSeconds = credentialsDurationSeconds
+        self.refreshTokenTTLSeconds = refreshTokenTTLSeconds
+        self.recentAuthSeconds = recentAuthSeconds
+        self.refreshReuseGraceSeconds = refreshReuseGraceSeconds
+    }
+}
+
+public enum SignInIntent: String, Sendable {
+    case signin, signup, auto
+}

@@ -1,0 +1,57 @@
+import AWSClients
+import PlatformSupport
+import StrictJSON
+
+/// A loaded account: the two documents with the ETags they were read at.
+public struct Account: Sendable {
+    public var profile: Profile
+    public var profileETag: String
+    public var providers: ProvidersDocument
+    public var providersETag: String
+
+    /// The `user` object of every answer (CONTRACT.md).
+    public var userJSON: JSONValue {
+        .object(JSONObject([
+            ("serviceUserID", .string(profile.serviceUserID)), ("displayName", .string(profile.displayName)),
+            ("email", profile.email.map(JSONValue.string) ?? .null), ("createdAt", .string(profile.createdAt)),
+            ("lastUpdated", .string(profile.lastUpdated)), ("primaryProvider", .string(providers.primaryProvider.rawValue)),
+            ("providers", .array(providers.providers.map(\.apiJSON))), ("subscription", profile.subscription),
+            ("preferences", profile.preferences),
+        ]))
+    }
+}
+
+/// What sign-in and refresh hand back besides the user.
+public struct IssuedSession: Sendable {
+    public var credentials: TemporaryCredentials
+    public var refreshToken: RefreshToken
+    public var refreshTokenExpiresAtMs: Int64
+    public var storagePrefix: String
+
+    public var credentialsJSON: JSONValue {
+        .object(JSONObject([
+            ("accessKeyId", .string(credentials.accessKeyID)), ("secretAccessKey", .string(credentials.secretAccessKey)),
+            ("sessionToken", .string(credentials.sessionToken)), ("expiration", .string(credentials.expiration)),
+        ]))
+    }
+}
+
+public struct SignInOutcome: Sendable {
+    public var isNewUser: Bool
+    public var account: Account
+    public var session: IssuedSession
+}
+
+public struct RefreshOutcome: Sendable {
+    public var account: Account
+    public var session: IssuedSession
+}
+
+public enum LinkStatus: String, Sendable {
+    case linked, alreadyLinked = "already_linked", unlinked
+}
+
+public struct LinkOutcome: Sendable {
+    public var status: LinkStatus
+    public var account: Account
+}

@@ -1,0 +1,171 @@
+import PlatformSupport
+import StrictJSON
+import TokenVerification
+
+/// `users/{uuid}/account/profile.json`. Fields this version does not know are kept as read, so
+/// an older function never drops what a newer one wrote.
+public struct Profile: Sendable, Equatable {
+    public static let trialDays: Int64 = 30
+    public static let freeStorageLimit: Int64 = 209_715_200
+
+    public var serviceUserID: String
+    public var displayName: String
+    public var email: String?
+    public var createdAt: String
+    public var lastUpdated: String
+    public var primaryProvider: IdentityProvider
+    public var subscription: JSONValue
+    public var preferences: JSONValue
+    var extra: JSONObject = JSONObject()
+
+    /// A new account's profile: free tier for 30 days, the contract's default preferences.
+    public static func new(uuid: String, displayName: String, email: String?, provider: IdentityProvider, nowMs: Int64) -> Profile {
+        let now = ISO8601.format(milliseconds: nowMs)
+        let subscription: JSONValue = .object(JSONObject([
+            ("tier", "free"), ("startDate", .string(now)),
+            ("expiryDate", .string(ISO8601.format(milliseconds: nowMs + trialDays * 86_400_000))),
+            ("storageLimit", .int(freeStorageLimit)), ("storageUsed", .int(0)),
+        ]))
+        let preferences: JSONValue = ["uploadQuality": "high", "autoBackup": true, "wifiOnlyBackup": true]
+        return Profile(serviceUserID: uuid, displayName: displayName, email: email, createdAt: now, lastUpdated: now,
+                       primaryProvider: provider, subscription: subscription, preferences: preferences)
+    }
+
+    public var json: JSONValue {
+        var o = JSONObject([
+            ("version", .int(1)), ("serviceUserID", .string(serviceUserID)), ("displayName", .string(displayName)),
+            ("email", email.map(JSONValue.string) ?? .null), ("createdAt", .string(createdAt)),
+            ("lastUpdated", .string(lastUpdated)), ("primaryProvider", .string(primaryProvider.rawValue)),
+            ("subscription", subscription), ("preferences", preferences),
+        ])
+        for (k, v) in extra where o[k] == nil { o[k] = v }
+        return .object(o)
+    }
+
+    public init(serviceUserID: String, displayName: String, email: String?, createdAt: String, lastUpdated: String,
+                primaryProvider: IdentityProvider, subscription: JSONValue, preferences: JSONValue)
+    {
+        self.serviceUserID = serviceUserID
+        self.displayName = displayName
+        self.email = email
+        self.createdAt = createdAt
+        self.lastUpdated = lastUpdated
+        self.primaryProvider = primaryProvider
+        self.subscription = subscription
+        self.preferences = preferences
+    }
+
+    init?(json: JSONValue) {
+        guard let o = json.objectValue, let id = o["serviceUserID"]?.stringValue, let created = o["createdAt"]?.stringValue,
+              let primary = o["primaryProvider"]?.stringValue.flatMap(IdentityProvider.init(rawValue:))
+        else { return nil }
+        self.init(serviceUserID: id, displayName: o["displayName"]?.stringValue ?? "", email: o["email"]?.stringValue,
+                  createdAt: created, lastUpdated: o["lastUpdated"]?.stringValue ?? created, primaryProvider: primary,
+                  subscription: o["subscription"] ?? .object(JSONObject()), preferences: o["preferences"] ?? .object(JSONObject()))
+        let known: Set<String> = ["version", "serviceUserID", "displayName", "email", "createdAt", "lastUpdated", "primaryProvider", "subscription", "preferences"]
+        for (k, v) in o where !known.contains(k) { extra[k] = v }
+    }
+}
+
+/// One entry of `providers.json`.
+public struct ProviderLink: Sendable, Equatable {
+    public var type: IdentityProvider
+    public var id: String
+    public var email: String?
+    public var displayName: String?
+    public var linkedAt: String
+    public var lastUsed: String
+    public var isPrimary: Bool
+
+    public var json: JSONValue {
+        .object(JSONObject([
+            ("type", .string(type.rawValue)), ("id", .string(id)), ("email", email.map(JSONValue.string) ?? .null),
+            ("displayName", displayName.map(JSONValue.string) ?? .null), ("linkedAt", .string(linkedAt)),
+            ("lastUsed", .string(lastUsed)), ("isPrimary", .bool(isPrimary)),
+        ]))
+    }
+
+    /// The shape the API returns (CONTRACT.md: no displayName).
+    public var apiJSON: JSONValue {
+        .object(JSONObject([
+            ("type", .string(type.rawValue)), ("id", .string(id)), ("email", email.map(JSONValue.string) ?? .null),
+            ("isPrimary", .bool(isPrimary)), ("linkedAt", .string(linkedAt)), ("lastUsed", .string(lastUsed)),
+        ]))
+    }
+
+    init?(json: JSONValue) {
+        guard let o = json.objectValue, let type = o["type"]?.stringValue.flatMap(IdentityProvider.init(rawValue:)),
+              let id = o["id"]?.stringValue, let linked = o["linkedAt"]?.stringValue
+        else { return nil }
+        self.init(type: type, id: id, email: o["email"]?.stringValue, displayName: o["displayName"]?.stringValue,
+                  linkedAt: linked, lastUsed: o["lastUsed"]?.stringValue ?? linked, isPrimary: o["isPrimary"]?.boolValue ?? false)
+    }
+
+    public init(type: IdentityProvider, id: String, email: String?, displayName: String?, linkedAt: String, lastUsed: String, isPrimary: Bool) {
+        self.type = type
+        self.id = id
+        self.email = email
+        self.displayName = displayName
+        self.linkedAt = linkedAt
+        self.lastUsed = lastUsed
+        self.isPrimary = isPrimary
+    }
+}
+
+/// `users/{uuid}/account/providers.json`.
+public struct ProvidersDocument: Sendable, Equatable {
+    public var primaryProvider: IdentityProvider
+    public var providers: [ProviderLink]
+
+    public var json: JSONValue {
+        .object(JSONObject([
+            ("version", .int(1)), ("primaryProvider", .string(primaryProvider.rawValue)), ("providers", .array(providers.map(\.json))),
+        ]))
+    }
+
+    public init(primaryProvider: IdentityProvider, providers: [ProviderLink]) {
+        self.primaryProvider = primaryProvider
+        self.providers = providers
+    }
+
+    init?(json: JSONValue) {
+        guard let o = json.objectValue, let primary = o["primaryProvider"]?.stringValue.flatMap(IdentityProvider.init(rawValue:)),
+              let list = o["providers"]?.arrayValue
+        else { return nil }
+        var links: [ProviderLink] = []
+        for item in list {
+            guard let link = ProviderLink(json: item) else { return nil }
+            links.append(link)
+        }
+        self.init(primaryProvider: primary, providers: links)
+    }
+
+    public func index(of provider: IdentityProvider, id: String) -> Int? {
+        providers.firstIndex { $0.type == provider && $0.id == id }
+    }
+
+    /// Re-derives every `isPrimary` flag from `primaryProvider`, so the two never disagree.
+    mutating func normalizePrimary() {
+        if !providers.contains(where: { $0.type == primaryProvider }), let first = providers.first { primaryProvider = first.type }
+        var marked = false
+        for i in providers.indices {
+            providers[i].isPrimary = !marked && providers[i].type == primaryProvider
+            if providers[i].isPrimary { marked = true }
+        }
+    }
+}
+
+/// Parses a stored JSON document, or reports it as corrupt (never overwritten silently).
+func decodeDocument<T>(_ object: S3ObjectBody, key: String, _ make: (JSONValue) -> T?) throws(AccountError) -> T {
+    let value: JSONValue
+    do throws(JSONError) { value = try JSONParser.parse(object.bytes) } catch {
+        throw .corruptDocument(key: key, reason: error.description)
+    }
+    guard let doc = make(value) else { throw .corruptDocument(key: key, reason: "missing or mistyped fields") }
+    return doc
+}
+
+/// Just the bytes of an object (keeps decodeDocument independent of the client's types).
+struct S3ObjectBody {
+    let bytes: [UInt8]
+}

@@ -1,0 +1,42 @@
+import CryptoPrimitives
+import PlatformSupport
+
+/// An opaque refresh token: `rt1_` + base64url(uuid 16 bytes ‖ session id 16 bytes ‖ secret 32 bytes).
+/// The account and session are inside so a refresh is one GET away from its record; the 256-bit
+/// secret comes from the kernel CSPRNG. Only SHA-256 of the whole token string is ever stored.
+public struct RefreshToken: Sendable, Equatable {
+    public static let prefix = "rt1_"
+    static let secretBytes = 32
+
+    public let serviceUserID: String
+    public let sessionID: String
+    /// The token as handed to the client. Never logged.
+    public let value: String
+
+    /// A fresh token for an existing or new session.
+    public static func issue(serviceUserID: String, sessionID: String) -> RefreshToken {
+        let raw = Hex.decode(serviceUserID.replacingDashes())! + Hex.decode(sessionID)! + SecureRandom.bytes(secretBytes)
+        return RefreshToken(serviceUserID: serviceUserID, sessionID: sessionID, value: prefix + Base64.urlEncode(raw))
+    }
+
+    /// 128-bit random session id, lowercase hex (a safe S3 key segment).
+    public static func newSessionID() -> String { Hex.encode(SecureRandom.bytes(16)) }
+
+    /// Parses a token's structure (not its validity: that needs the stored hash).
+    public static func parse(_ text: String) -> RefreshToken? {
+        guard text.utf8.count == prefix.utf8.count + 86, text.hasPrefix(prefix),
+              let raw = Base64.urlDecode(text.dropFirst(prefix.count)), raw.count == 64
+        else { return nil }
+        let u = Hex.encode(raw[0..<16])
+        let chars = Array(u)
+        let uuid = String(chars[0..<8]) + "-" + String(chars[8..<12]) + "-" + String(chars[12..<16]) + "-" + String(chars[16..<20]) + "-" + String(chars[20..<32])
+        return RefreshToken(serviceUserID: uuid, sessionID: Hex.encode(raw[16..<32]), value: text)
+    }
+
+    /// What is stored: lowercase hex SHA-256 of the token string.
+    public var hash: String { Hex.encode(SHA256.hash(value)) }
+}
+
+extension String {
+    func replacingDashes() -> String { String(filter { $0 != "-" }) }
+}
