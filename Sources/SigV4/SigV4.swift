@@ -63,8 +63,9 @@ public struct SignedRequest: Sendable {
 public struct SigV4Signer: Sendable, CustomStringConvertible {
     public let service: String
     public let region: String
-    private var cachedKeyScope: (date: String, secret: [UInt8])?
+    private var cachedKeyScope: (date: String, secret: String)?
     private var cachedKey: [UInt8] = []
+    private var cachedDate: (second: Int64, dateTime: String, day: String)?
 
     public init(service: String, region: String) {
         self.service = service
@@ -86,10 +87,13 @@ public struct SigV4Signer: Sendable, CustomStringConvertible {
 
     /// Signs `request` at `dateMilliseconds` (epoch, wall clock).
     public mutating func sign(_ request: SignableRequest, credentials: SigningCredentials, dateMilliseconds: Int64) -> SignedRequest {
-        let (amzDate, day) = ISO8601.amzDate(milliseconds: dateMilliseconds)
+        let (amzDate, day) = formattedDate(milliseconds: dateMilliseconds)
         var headers: [(name: String, value: String)] = [("Host", request.host)]
+        headers.reserveCapacity(request.headers.count + 5)
+        var givenPayloadHash: String?
         for h in request.headers {
-            let lower = h.name.lowercased()
+            let lower = SigV4.lowercase(h.name)
+            if lower == "x-amz-content-sha256" { givenPayloadHash = h.value }
             // The signer owns these; a caller's copy would be signed twice or go stale.
             if lower == "host" || lower == "x-amz-date" || lower == "x-amz-security-token" || lower == "authorization"
                 || (isS3 && lower == "x-amz-content-sha256") { continue }
@@ -99,51 +103,83 @@ public struct SigV4Signer: Sendable, CustomStringConvertible {
         if let token = credentials.sessionToken { headers.append(("X-Amz-Security-Token", token)) }
         let payloadHash: String
         if isS3 {
-            payloadHash = SHA256.hexHash(request.body)
+            payloadHash = SigV4.hex(SHA256.hash(request.body))
             headers.append(("X-Amz-Content-SHA256", payloadHash))
-        } else if let given = request.headers.first(where: { $0.name.lowercased() == "x-amz-content-sha256" }) {
-            payloadHash = given.value
         } else {
-            payloadHash = SHA256.hexHash(request.body)
+            payloadHash = givenPayloadHash ?? SigV4.hex(SHA256.hash(request.body))
         }
 
         // Canonical headers: lowercase names, sorted; values trimmed with inner runs of
         // whitespace collapsed; repeated names joined with ",".
-        var byName: [(name: String, values: [String])] = []
+        var byName: [(name: [UInt8], value: [UInt8])] = []
+        byName.reserveCapacity(headers.count)
         for h in headers {
-            let lower = h.name.lowercased()
+            let lower = SigV4.lowercase(h.name)
             if Self.unsignedHeaders.contains(lower) { continue }
-            let value = SigV4.trimAll(h.value)
-            if let i = byName.firstIndex(where: { $0.name == lower }) { byName[i].values.append(value) } else { byName.append((lower, [value])) }
+            let name = Array(lower.utf8)
+            let value = SigV4.trimAll(bytes: h.value.utf8)
+            if let i = byName.firstIndex(where: { $0.name == name }) {
+                byName[i].value.append(UInt8(ascii: ","))
+                byName[i].value.append(contentsOf: value)
+            } else {
+                byName.append((name, value))
+            }
         }
-        byName.sort { SigV4.bytesLess($0.name, $1.name) }
-        var canonicalHeaders = ""
-        for h in byName { canonicalHeaders += h.name + ":" + h.values.joined(separator: ",") + "\n" }
-        let signedHeaders = byName.map(\.name).joined(separator: ";")
+        byName.sort { $0.name.lexicographicallyPrecedes($1.name) }
+        var signedHeaderBytes: [UInt8] = []
+        for (n, h) in byName.enumerated() {
+            if n > 0 { signedHeaderBytes.append(UInt8(ascii: ";")) }
+            signedHeaderBytes.append(contentsOf: h.name)
+        }
 
         let queryString = SigV4.canonicalQuery(request.query)
         let canonicalURI = isS3 ? (request.path.isEmpty ? "/" : request.path) : SigV4.encode(SigV4.normalizePath(request.path), encodeSlash: false)
-        let canonicalRequest = request.method.uppercased() + "\n" + canonicalURI + "\n" + queryString + "\n"
-            + canonicalHeaders + "\n" + signedHeaders + "\n" + payloadHash
+        let newline = UInt8(ascii: "\n")
+        var canonical: [UInt8] = []
+        canonical.reserveCapacity(512)
+        canonical.append(contentsOf: request.method.uppercased().utf8); canonical.append(newline)
+        canonical.append(contentsOf: canonicalURI.utf8); canonical.append(newline)
+        canonical.append(contentsOf: queryString.utf8); canonical.append(newline)
+        for h in byName {
+            canonical.append(contentsOf: h.name); canonical.append(UInt8(ascii: ":"))
+            canonical.append(contentsOf: h.value); canonical.append(newline)
+        }
+        canonical.append(newline)
+        canonical.append(contentsOf: signedHeaderBytes); canonical.append(newline)
+        canonical.append(contentsOf: payloadHash.utf8)
+
         let scope = day + "/" + region + "/" + service + "/aws4_request"
-        let stringToSign = "AWS4-HMAC-SHA256\n" + amzDate + "\n" + scope + "\n" + SHA256.hexHash(Array(canonicalRequest.utf8))
+        var toSign: [UInt8] = Array("AWS4-HMAC-SHA256\n".utf8)
+        toSign.reserveCapacity(160)
+        toSign.append(contentsOf: amzDate.utf8); toSign.append(newline)
+        toSign.append(contentsOf: scope.utf8); toSign.append(newline)
+        toSign.append(contentsOf: SigV4.hex(SHA256.hash(canonical)).utf8)
         let key = signingKey(day: day, secret: credentials.secretAccessKey)
-        let signature = Hex.encode(HMACSHA256.authenticate(Array(stringToSign.utf8), key: key))
+        let signature = SigV4.hex(HMACSHA256.authenticate(toSign, key: key))
+        let signedHeaders = String(decoding: signedHeaderBytes, as: UTF8.self)
         let authorization = "AWS4-HMAC-SHA256 Credential=" + credentials.accessKeyID + "/" + scope
             + ", SignedHeaders=" + signedHeaders + ", Signature=" + signature
         headers.append(("Authorization", authorization))
-        return SignedRequest(headers: headers, queryString: queryString, canonicalRequest: canonicalRequest,
-                             stringToSign: stringToSign, signature: signature, authorization: authorization)
+        return SignedRequest(headers: headers, queryString: queryString, canonicalRequest: String(decoding: canonical, as: UTF8.self),
+                             stringToSign: String(decoding: toSign, as: UTF8.self), signature: signature, authorization: authorization)
+    }
+
+    /// The formatted date, reused within one second.
+    private mutating func formattedDate(milliseconds: Int64) -> (String, String) {
+        let second = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
+        if let cached = cachedDate, cached.second == second { return (cached.dateTime, cached.day) }
+        let (dateTime, day) = ISO8601.amzDate(milliseconds: second * 1000)
+        cachedDate = (second, dateTime, day)
+        return (dateTime, day)
     }
 
     private mutating func signingKey(day: String, secret: String) -> [UInt8] {
-        let secretBytes = Array(("AWS4" + secret).utf8)
-        if let cached = cachedKeyScope, cached.date == day, cached.secret == secretBytes { return cachedKey }
-        let kDate = HMACSHA256.authenticate(Array(day.utf8), key: secretBytes)
+        if let cached = cachedKeyScope, cached.date == day, cached.secret == secret { return cachedKey }
+        let kDate = HMACSHA256.authenticate(Array(day.utf8), key: Array(("AWS4" + secret).utf8))
         let kRegion = HMACSHA256.authenticate(Array(region.utf8), key: kDate)
         let kService = HMACSHA256.authenticate(Array(service.utf8), key: kRegion)
         let key = HMACSHA256.authenticate(Array("aws4_request".utf8), key: kService)
-        cachedKeyScope = (day, secretBytes)
+        cachedKeyScope = (day, secret)
         cachedKey = key
         return key
     }
@@ -219,16 +255,46 @@ public enum SigV4 {
     }
 
     /// Trims leading and trailing whitespace and collapses inner runs to one space.
-    static func trimAll(_ value: String) -> String {
+    static func trimAll(_ value: String) -> String { String(decoding: trimAll(bytes: value.utf8), as: UTF8.self) }
+
+    static func trimAll(bytes value: String.UTF8View) -> [UInt8] {
+        // Most values need nothing done: no whitespace but single inner spaces.
+        var clean = true
+        var previousSpace = true // a leading space is not clean
+        for b in value {
+            let space = b == 0x20
+            if (space && previousSpace) || b == 0x09 || b == 0x0a || b == 0x0d || b == 0x0b || b == 0x0c { clean = false; break }
+            previousSpace = space
+        }
+        if clean && !previousSpace || value.isEmpty { return Array(value) }
         var out = [UInt8]()
+        out.reserveCapacity(value.count)
         var pendingSpace = false
-        for b in value.utf8 {
+        for b in value {
             if b == 0x20 || b == 0x09 || b == 0x0a || b == 0x0d || b == 0x0b || b == 0x0c {
                 pendingSpace = !out.isEmpty
             } else {
                 if pendingSpace { out.append(0x20); pendingSpace = false }
                 out.append(b)
             }
+        }
+        return out
+    }
+
+    /// ASCII lowercase; the string itself when there is nothing to change (header names).
+    static func lowercase(_ s: String) -> String {
+        guard s.utf8.contains(where: { $0 >= 65 && $0 <= 90 }) else { return s }
+        return String(decoding: s.utf8.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }, as: UTF8.self)
+    }
+
+    private static let lowerHex = Array("0123456789abcdef".utf8)
+
+    /// Lowercase hex of a digest.
+    static func hex(_ bytes: [UInt8]) -> String {
+        var out = [UInt8](repeating: 0, count: bytes.count * 2)
+        for (i, b) in bytes.enumerated() {
+            out[2 * i] = lowerHex[Int(b >> 4)]
+            out[2 * i + 1] = lowerHex[Int(b & 0x0f)]
         }
         return String(decoding: out, as: UTF8.self)
     }

@@ -6,7 +6,8 @@
 Each request takes the next action from the list for its path (else "*"); the last action
 repeats. Actions: "200" (an S3-ish success with an ETag; GET bodies are "hello"), "204", "403",
 "404", "412", "500", "503" (SlowDown), "409" (ConditionalRequestConflict), "reset" (TCP RST, no
-answer), "stall" (no answer until the client gives up, at most 30 s). Prints {"port": N} once,
+answer), "stall" (no answer until the client gives up, at most 30 s), "delay:MS" (200 after MS
+milliseconds; the bench uses it as a latency-bound S3). Prints {"port": N} once,
 then answers "stats" lines on stdin with {"count": N, "requests": [...]}; stops when stdin closes
 (or after --max-seconds). Binds 127.0.0.1 only.
 """
@@ -69,6 +70,9 @@ def make_handler(state):
                 state.stop.wait(30)
                 self.close_connection = True
                 return
+            if action.startswith("delay:"):  # a latency-bound server, like S3 seen from far away
+                time.sleep(min(float(action.split(":", 1)[1]), 5000) / 1000)
+                action = "200"
             if action in ("200", "204"):
                 payload = b"hello" if self.command == "GET" else b""
                 self.send_response(int(action))
