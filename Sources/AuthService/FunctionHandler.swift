@@ -14,12 +14,24 @@ public protocol FunctionOperation: AnyObject {
 
 public final class FunctionHandler<Operation: FunctionOperation>: LambdaHandler {
     let operation: Operation
+    /// The process's HTTP client, whose counters give each invocation's S3/STS/JWKS request
+    /// count and sequential network rounds (logged at DEBUG; the bench reads them).
+    let http: HTTPClient?
     /// Below this much remaining time nothing is started: the answer is UPSTREAM_UNAVAILABLE.
     static var minimumRemainingMilliseconds: Int64 { 500 }
 
-    public init(_ operation: Operation) { self.operation = operation }
+    public init(_ operation: Operation, http: HTTPClient? = nil) {
+        self.operation = operation
+        self.http = http
+    }
 
     public func handle(_ event: [UInt8], context: LambdaContext) throws -> [UInt8] {
+        http?.resetCounters()
+        defer {
+            if let http, context.logger.isEnabled(.debug) {
+                context.logger.debug("network", [("requests", .int(http.requestCount)), ("rounds", .int(http.roundCount))])
+            }
+        }
         // The shape to answer in is known even when unwrapping fails.
         var shape = FunctionURLAdapter.shape(of: event)
         let result: Result<JSONValue, ServiceError>

@@ -2,5 +2,6 @@ import AuthService
 import LambdaRuntime
 
 Lambda.run { context in
-    FunctionHandler(LinkOperation(runtime: try ServiceRuntime.start(context, prefetchKeys: true)))
+    let runtime = try ServiceRuntime.start(context, prefetchKeys: true)
+    return FunctionHandler(LinkOperation(runtime: runtime), http: runtime.http)
 }

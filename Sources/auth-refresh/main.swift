@@ -2,5 +2,6 @@ import AuthService
 import LambdaRuntime
 
 Lambda.run { context in
-    FunctionHandler(RefreshOperation(runtime: try ServiceRuntime.start(context, prefetchKeys: false)))
+    let runtime = try ServiceRuntime.start(context, prefetchKeys: false)
+    return FunctionHandler(RefreshOperation(runtime: runtime), http: runtime.http)
 }

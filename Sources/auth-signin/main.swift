@@ -2,5 +2,6 @@ import AuthService
 import LambdaRuntime
 
 Lambda.run { context in
-    FunctionHandler(SignInOperation(runtime: try ServiceRuntime.start(context, prefetchKeys: true)))
+    let runtime = try ServiceRuntime.start(context, prefetchKeys: true)
+    return FunctionHandler(SignInOperation(runtime: runtime), http: runtime.http)
 }

@@ -1,0 +1,158 @@
+"""Driver for scripts/bench.d/50-accounts (see there)."""
+import base64
+import hashlib
+import json
+import os
+import re
+import statistics
+import sys
+import time
+import uuid
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from standins import LocalDeployment  # noqa: E402
+from standins.local import ROOT  # noqa: E402
+
+N_SIGNIN, N_SIGNUP = int(os.environ["N_SIGNIN"]), int(os.environ["N_SIGNUP"])
+BIN = Path(os.environ["SIGNIN_RELEASE_DIR"])
+
+
+def pct(values, p):
+    v = sorted(values)
+    return v[min(len(v) - 1, int(round(p / 100 * (len(v) - 1))))]
+
+
+def timed(fn, n):
+    out = []
+    for _ in range(n):
+        t = time.perf_counter()
+        fn()
+        out.append((time.perf_counter() - t) * 1000)
+    return out
+
+
+class Boto3Baseline:
+    """The same two operations the usual way: boto3 calls one after another, JWKS cached."""
+
+    def __init__(self, local):
+        import boto3
+        from cryptography.hazmat.primitives.asymmetric import rsa
+
+        env = local.env()
+        kw = dict(region_name="us-east-1", endpoint_url=env["AWS_ENDPOINT_URL"], aws_access_key_id=env["AWS_ACCESS_KEY_ID"],
+                  aws_secret_access_key=env["AWS_SECRET_ACCESS_KEY"])
+        self.s3, self.sts = boto3.client("s3", **kw), boto3.client("sts", **kw)
+        self.bucket, self.role = env["IDENTITY_BUCKET"], env["USER_ROLE_ARN"]
+        import urllib.request
+        jwks = json.loads(urllib.request.urlopen(env["APPLE_JWKS_URL"], timeout=5).read())
+        self.keys = {k["kid"]: rsa.RSAPublicNumbers(int.from_bytes(b64(k["e"]), "big"), int.from_bytes(b64(k["n"]), "big")).public_key() for k in jwks["keys"]}
+        self.requests = 0
+
+    def verify(self, token):
+        from cryptography.hazmat.primitives import hashes
+        from cryptography.hazmat.primitives.asymmetric import padding
+        h, p, s = token.split(".")
+        header, claims = json.loads(b64(h)), json.loads(b64(p))
+        self.keys[header["kid"]].verify(b64(s), f"{h}.{p}".encode(), padding.PKCS1v15(), hashes.SHA256())
+        assert claims["iss"] == "https://appleid.apple.com" and claims["exp"] > time.time()
+        return claims
+
+    def call(self, fn, **kw):
+        self.requests += 1
+        return fn(**kw)
+
+    def signin(self, token):
+        c = self.verify(token)
+        uid = self.call(self.s3.get_object, Bucket=self.bucket, Key=f"identities/apple/{c['sub']}")["Body"].read().decode()
+        json.loads(self.call(self.s3.get_object, Bucket=self.bucket, Key=f"users/{uid}/account/profile.json")["Body"].read())
+        json.loads(self.call(self.s3.get_object, Bucket=self.bucket, Key=f"users/{uid}/account/providers.json")["Body"].read())
+        self.session(uid)
+        self.credentials(uid)
+
+    def signup(self, token):
+        c = self.verify(token)
+        key = f"identities/apple/{c['sub']}"
+        try:
+            self.call(self.s3.get_object, Bucket=self.bucket, Key=key)
+            raise AssertionError("exists")
+        except self.s3.exceptions.NoSuchKey:
+            pass
+        uid = str(uuid.uuid4())
+        self.call(self.s3.put_object, Bucket=self.bucket, Key=key, Body=uid.encode(), IfNoneMatch="*", ContentType="text/plain")
+        for m in ("", "photos/", "thumbnails/", "metadata/", "account/"):
+            self.call(self.s3.put_object, Bucket=self.bucket, Key=f"users/{uid}/{m}", Body=b"", ContentType="application/x-directory")
+        doc = json.dumps({"version": 1, "serviceUserID": uid})
+        self.call(self.s3.put_object, Bucket=self.bucket, Key=f"users/{uid}/account/profile.json", Body=doc, IfNoneMatch="*")
+        self.call(self.s3.put_object, Bucket=self.bucket, Key=f"users/{uid}/account/providers.json", Body=doc, IfNoneMatch="*")
+        self.session(uid)
+        self.credentials(uid)
+
+    def session(self, uid):
+        token = base64.urlsafe_b64encode(os.urandom(32)).decode()
+        self.call(self.s3.put_object, Bucket=self.bucket, Key=f"users/{uid}/account/sessions/{uuid.uuid4().hex}.json",
+                  Body=json.dumps({"hash": hashlib.sha256(token.encode()).hexdigest()}), IfNoneMatch="*")
+
+    def credentials(self, uid):
+        policy = json.dumps({"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Action": "s3:GetObject", "Resource": f"arn:aws:s3:::{self.bucket}/users/{uid}/photos/*"}]})
+        self.call(self.sts.assume_role, RoleArn=self.role, RoleSessionName=f"user-{uid}", DurationSeconds=3600, Policy=policy)
+
+
+def b64(s):
+    return base64.urlsafe_b64decode(s + "=" * (-len(s) % 4))
+
+
+def network_lines(log_text, since):
+    found = re.findall(r"network requests=(\d+) rounds=(\d+)", log_text[since:])
+    return [(int(a), int(b)) for a, b in found]
+
+
+def main():
+    local = LocalDeployment(BIN, log_dir=ROOT / "bench-out" / "accounts-logs", extra_env={"AWS_LAMBDA_LOG_LEVEL": "DEBUG"}, functions=("auth-signin",))
+    with local:
+        fn = local.emulators["auth-signin"]
+        idp = local.idp
+        existing = f"001234.{uuid.uuid4().hex}.0001"
+        assert fn.invoke({"provider": "apple", "idToken": idp.apple_token(existing)})["success"]
+        for _ in range(10):  # warm: connections open, keys cached
+            fn.invoke({"provider": "apple", "idToken": idp.apple_token(existing)})
+
+        signin_tokens = [idp.apple_token(existing) for _ in range(N_SIGNIN)]
+        signup_tokens = [idp.apple_token(f"001234.{uuid.uuid4().hex}.0002") for _ in range(N_SIGNUP)]
+        mark = len(fn.logs())
+        it = iter(signin_tokens)
+        swift_in = timed(lambda: fn.invoke({"provider": "apple", "idToken": next(it), "intent": "signin"}), N_SIGNIN)
+        net_in = network_lines(fn.logs(), mark)
+        mark = len(fn.logs())
+        it = iter(signup_tokens)
+        swift_up = timed(lambda: fn.invoke({"provider": "apple", "idToken": next(it), "intent": "signup"}), N_SIGNUP)
+        net_up = network_lines(fn.logs(), mark)
+
+        base = Boto3Baseline(local)
+        base.signin(idp.apple_token(existing))  # warm boto3's connections
+        before = base.requests
+        it = iter([idp.apple_token(existing) for _ in range(N_SIGNIN)])
+        py_in = timed(lambda: base.signin(next(it)), N_SIGNIN)
+        py_in_req = (base.requests - before) / N_SIGNIN
+        before = base.requests
+        it = iter([idp.apple_token(f"001234.{uuid.uuid4().hex}.0003") for _ in range(N_SIGNUP)])
+        py_up = timed(lambda: base.signup(next(it)), N_SIGNUP)
+        py_up_req = (base.requests - before) / N_SIGNUP
+
+    def row(name, swift, net, py, py_req, target):
+        req = statistics.median(r for r, _ in net) if net else float("nan")
+        rounds = statistics.median(r for _, r in net) if net else float("nan")
+        print(f"{name}")
+        print(f"  swift (emulator → function → moto)  median {statistics.median(swift):6.2f} ms  p90 {pct(swift, 90):6.2f} ms   "
+              f"requests {req:.0f}, sequential rounds {rounds:.0f}   ({target})")
+        print(f"  python boto3 (in-process, no emulator) median {statistics.median(py):6.2f} ms  p90 {pct(py, 90):6.2f} ms   "
+              f"requests {py_req:.0f}, sequential rounds {py_req:.0f}")
+        print(f"  ratio swift/python: median {statistics.median(swift) / statistics.median(py):.2f} x, p90 {pct(swift, 90) / pct(py, 90):.2f} x")
+
+    print(f"warm operations against local moto; {N_SIGNIN} sign-ins, {N_SIGNUP} sign-ups each side")
+    row("sign-in, existing user", swift_in, net_in, py_in, py_in_req, "target ≤ 4 requests in ≤ 2 rounds")
+    row("sign-up", swift_up, net_up, py_up, py_up_req, "target ≤ 3 rounds")
+
+
+if __name__ == "__main__":
+    main()
