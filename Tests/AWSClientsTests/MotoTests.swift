@@ -197,6 +197,34 @@ import CurlHTTP
     }
 }
 
+@Suite struct MotoBatchTests {
+    @Test func s3AndSTSCallsGoOutInOneRound() throws {
+        let env = try Moto.env()
+        let http = try HTTPClient()
+        let config = try Moto.config()
+        let batch = AWSBatch(s3: S3Client(http: http, config: config, bucket: env.bucket), sts: STSClient(http: http, config: config))
+        let prefix = uniquePrefix("batch-mixed")
+        _ = try batch.s3.put(S3Put(key: prefix + "old", body: bytes("old"), contentType: "text/plain"), deadline: .after(milliseconds: 20_000))
+        let rounds = http.roundCount
+        let results = batch.run([
+            .s3Put(S3Put(key: prefix + "new", body: bytes("new"), contentType: "text/plain", condition: .ifNoneMatch)),
+            .s3Get(key: prefix + "missing"),
+            .assumeRole(AssumeRoleRequest(roleARN: env.roleARN, sessionName: "batch-1", durationSeconds: 900)),
+            .s3Delete(key: prefix + "old"),
+            .s3Get(key: "not a key"),
+        ], deadline: .after(milliseconds: 20_000))
+        #expect(http.roundCount == rounds + 1, "one overlapped round for S3 and STS together")
+        guard case .success(.stored(.stored)) = results[0] else { Issue.record("put: \(results[0])"); return }
+        guard case .success(.object(nil)) = results[1] else { Issue.record("get missing: \(results[1])"); return }
+        guard case .success(.credentials(let creds)) = results[2] else { Issue.record("assume role: \(results[2])"); return }
+        #expect(creds.accessKeyID.hasPrefix("ASIA"))
+        guard case .success(.deleted) = results[3] else { Issue.record("delete: \(results[3])"); return }
+        guard case .failure(let refused) = results[4] else { Issue.record("bad key sent"); return }
+        #expect(refused.kind == .invalidRequest && refused.attempts == 0)
+        #expect(try batch.s3.get(prefix + "old", deadline: .after(milliseconds: 20_000)) == nil)
+    }
+}
+
 enum ISO8601Check {
     static func isISO(_ s: String) -> Bool {
         let b = Array(s.utf8)
