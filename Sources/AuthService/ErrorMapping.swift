@@ -33,6 +33,10 @@ extension ServiceError {
         case .reauthenticationRequired: return ServiceError(.reauthenticationRequired, "This change needs a recent sign-in; sign in again, then retry.")
         case .conflict: return ServiceError(.conflict, "A concurrent change to this account won; retry.")
         case .upstream(let aws):
+            if aws.kind == .conflict {
+                // S3's 409 ConditionalRequestConflict outlasted the client's retries.
+                return ServiceError(.conflict, "A concurrent change to this account won; retry.")
+            }
             if aws.isRetryable || aws.kind == .unavailable || aws.kind == .throttled {
                 return ServiceError(.upstreamUnavailable, "Storage or credentials service unavailable; retry with backoff.")
             }

@@ -27,6 +27,13 @@ def context_of(emu, **kw) -> dict:
 
 # ---- under the official emulator -------------------------------------------------------------
 
+def test_auth_signin_without_configuration_is_an_init_error(emulator):
+    emu = emulator("auth-signin")
+    status, body = emu.invoke_raw(b"{}")
+    assert status == 502
+    assert json.loads(body) == {"errorType": "Runtime.InvalidConfiguration", "errorMessage": "IDENTITY_BUCKET is required", "stackTrace": []}
+
+
 def test_good_event_is_answered_verbatim(emulator):
     emu = emulator("lambda-probe")
     event = {"mode": "echo", "text": "grüß dich", "n": [1, 2.5, None, True], "nested": {"a": {"b": []}}}
@@ -35,8 +42,16 @@ def test_good_event_is_answered_verbatim(emulator):
     assert json.loads(body) == event
 
 
+# The contract's required configuration; nothing listens at the endpoint, and bad input must be
+# answered without any network call.
+OFFLINE_CONFIG = {"IDENTITY_BUCKET": "signin-identities-test", "USER_ROLE_ARN": "arn:aws:iam::123456789012:role/user-access",
+                  "AWS_REGION": "us-east-1", "AWS_ACCESS_KEY_ID": "AKIAOFFLINEOFFLINE00", "AWS_SECRET_ACCESS_KEY": "offline-not-a-secret",
+                  "AWS_ENDPOINT_URL": "http://127.0.0.1:9", "APPLE_AUDIENCES": "com.example.app",
+                  "APPLE_JWKS_URL": "http://127.0.0.1:9/keys"}
+
+
 def test_auth_signin_bad_json_is_an_invalid_request_envelope(emulator):
-    emu = emulator("auth-signin")
+    emu = emulator("auth-signin", env=OFFLINE_CONFIG)
     for payload in (b"{not json", b'{"provider": "apple", "provider": "google"}', b"\xff\xfe"):
         status, body = emu.invoke_raw(payload)
         assert status == 200, body
