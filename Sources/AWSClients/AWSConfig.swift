@@ -8,19 +8,11 @@ public struct AWSConfigError: Error, Sendable, CustomStringConvertible {
     public var description: String { "AWS configuration: \(message)" }
 }
 
-/// The function's own credentials, as Lambda hands them over. `description` and reflection show
-/// the key id only.
-public struct AWSCredentials: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    public var accessKeyID: String
-    public var secretAccessKey: String
-    public var sessionToken: String?
+/// The function's own credentials, as Lambda hands them over: the signer's credential type
+/// (its `description` and reflection show the key id only), read from the standard variables.
+public typealias AWSCredentials = SigningCredentials
 
-    public init(accessKeyID: String, secretAccessKey: String, sessionToken: String? = nil) {
-        self.accessKeyID = accessKeyID
-        self.secretAccessKey = secretAccessKey
-        self.sessionToken = sessionToken
-    }
-
+extension SigningCredentials {
     /// `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY` (both required) and `AWS_SESSION_TOKEN`
     /// (optional; empty means none).
     public static func fromEnvironment() throws(AWSConfigError) -> AWSCredentials {
@@ -33,12 +25,6 @@ public struct AWSCredentials: Sendable, CustomStringConvertible, CustomDebugStri
         guard let secret = env("AWS_SECRET_ACCESS_KEY") else { throw AWSConfigError("AWS_SECRET_ACCESS_KEY is not set") }
         return AWSCredentials(accessKeyID: id, secretAccessKey: secret, sessionToken: env("AWS_SESSION_TOKEN"))
     }
-
-    var signing: SigningCredentials { SigningCredentials(accessKeyID: accessKeyID, secretAccessKey: secretAccessKey, sessionToken: sessionToken) }
-
-    public var description: String { "AWSCredentials(\(accessKeyID), secret redacted\(sessionToken == nil ? "" : ", session token redacted"))" }
-    public var debugDescription: String { description }
-    public var customMirror: Mirror { Mirror(self, children: ["accessKeyID": accessKeyID]) }
 }
 
 /// Where a service is reached. Built from AWS's own endpoint names or from an

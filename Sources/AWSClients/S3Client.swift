@@ -118,7 +118,7 @@ public final class S3Client {
         var hostEndpoint = endpoint
         hostEndpoint.host = host
         pathPrefix = endpoint.basePath + (endpoint.pathStyle ? "/" + SigV4.encodePath(bucket) : "")
-        transport = SignedTransport(http: http, credentials: config.credentials.signing, service: "s3", region: config.region,
+        transport = SignedTransport(http: http, credentials: config.credentials, service: "s3", region: config.region,
                                     scheme: endpoint.scheme, hostHeader: hostEndpoint.hostHeader, authority: hostEndpoint.authority,
                                     retry: retry, requestTimeoutCapMilliseconds: S3Client.defaultRequestTimeoutMilliseconds)
     }

@@ -91,7 +91,7 @@ public final class STSClient {
     public init(http: HTTPClient, config: AWSConfig, retry: RetryPolicy = .init()) {
         let endpoint = config.stsEndpoint
         path = endpoint.basePath.isEmpty ? "/" : endpoint.basePath + "/"
-        transport = SignedTransport(http: http, credentials: config.credentials.signing, service: "sts", region: config.region,
+        transport = SignedTransport(http: http, credentials: config.credentials, service: "sts", region: config.region,
                                     scheme: endpoint.scheme, hostHeader: endpoint.hostHeader, authority: endpoint.authority,
                                     retry: retry, requestTimeoutCapMilliseconds: STSClient.defaultRequestTimeoutMilliseconds)
     }

@@ -107,8 +107,7 @@ public final class AccountService {
         var acct: Account
         var repaired = false
         if let p = profileObject, let v = providersObject {
-            acct = Account(profile: try decodeDocument(S3ObjectBody(bytes: p.body), key: AccountKeys.profile(uuid), Profile.init(json:)), profileETag: p.etag,
-                           providers: try decodeDocument(S3ObjectBody(bytes: v.body), key: AccountKeys.providers(uuid), ProvidersDocument.init(json:)), providersETag: v.etag)
+            acct = try decodeAccount(uuid: uuid, profile: p, providers: v)
         } else {
             acct = try complete(uuid: uuid, identity: identity, fullName: fullName, profile: profileObject, providers: providersObject, deadline: deadline)
             repaired = true
@@ -159,8 +158,13 @@ public final class AccountService {
         guard let p = try AccountError.unwrapObject(docs[0]), let v = try AccountError.unwrapObject(docs[1]) else {
             throw .sessionInvalid(reason: "the account is incomplete; sign in again to complete it")
         }
-        return Account(profile: try decodeDocument(S3ObjectBody(bytes: p.body), key: AccountKeys.profile(uuid), Profile.init(json:)), profileETag: p.etag,
-                       providers: try decodeDocument(S3ObjectBody(bytes: v.body), key: AccountKeys.providers(uuid), ProvidersDocument.init(json:)), providersETag: v.etag)
+        return try decodeAccount(uuid: uuid, profile: p, providers: v)
+    }
+
+    /// The account from its two stored documents.
+    func decodeAccount(uuid: String, profile p: S3Object, providers v: S3Object) throws(AccountError) -> Account {
+        Account(profile: try decodeDocument(S3ObjectBody(bytes: p.body), key: AccountKeys.profile(uuid), Profile.init(json:)), profileETag: p.etag,
+                providers: try decodeDocument(S3ObjectBody(bytes: v.body), key: AccountKeys.providers(uuid), ProvidersDocument.init(json:)), providersETag: v.etag)
     }
 
     /// After a sign-in: make providers.json list this identity (completing a half-made link),
@@ -220,8 +224,7 @@ public final class AccountService {
                 guard let p = try AccountError.unwrapObject(results[1]), let v = try AccountError.unwrapObject(results[2]) else {
                     throw .sessionInvalid(reason: "the account is incomplete; sign in again to complete it")
                 }
-                let account = Account(profile: try decodeDocument(S3ObjectBody(bytes: p.body), key: AccountKeys.profile(uuid), Profile.init(json:)), profileETag: p.etag,
-                                      providers: try decodeDocument(S3ObjectBody(bytes: v.body), key: AccountKeys.providers(uuid), ProvidersDocument.init(json:)), providersETag: v.etag)
+                let account = try decodeAccount(uuid: uuid, profile: p, providers: v)
                 return RefreshOutcome(account: account, session: issued(credentials, next, updated))
             case .reuse:
                 try revoke(record, etag: etag, token: token, reason: "refresh token reuse", deadline: deadline)
@@ -312,8 +315,7 @@ public final class AccountService {
         guard let p = try AccountError.unwrapObject(first[1]), let v = try AccountError.unwrapObject(first[2]) else {
             throw .sessionInvalid(reason: "the account is incomplete; sign in again to complete it")
         }
-        var account = Account(profile: try decodeDocument(S3ObjectBody(bytes: p.body), key: AccountKeys.profile(uuid), Profile.init(json:)), profileETag: p.etag,
-                              providers: try decodeDocument(S3ObjectBody(bytes: v.body), key: AccountKeys.providers(uuid), ProvidersDocument.init(json:)), providersETag: v.etag)
+        var account = try decodeAccount(uuid: uuid, profile: p, providers: v)
         if owner == nil {
             // One identity per provider type: unlink takes a type, so two would be ambiguous.
             if account.providers.providers.contains(where: { $0.type == identity.provider && $0.id != identity.subject }) {
@@ -382,45 +384,45 @@ public final class AccountService {
     /// nothing needs writing.
     func updateProviders(_ account: Account, deadline: Deadline, _ mutate: (inout ProvidersDocument) throws(AccountError) -> Bool) throws(AccountError) -> Account {
         var account = account
-        let key = AccountKeys.providers(account.profile.serviceUserID)
-        for attempt in 0..<AccountService.maxConditionalAttempts {
-            if attempt > 0 {
-                pauseAfterLostRace()
-                guard let fresh = try backend.get(key, deadline: deadline) else { throw .conflict("providers.json disappeared") }
-                account.providers = try decodeDocument(S3ObjectBody(bytes: fresh.body), key: key, ProvidersDocument.init(json:))
-                account.providersETag = fresh.etag
-            }
-            var doc = account.providers
-            guard try mutate(&doc) else { return account }
-            if case .stored(let etag) = try backend.put(jsonPut(key, doc.json, .ifMatch(account.providersETag)), deadline: deadline) {
-                account.providers = doc
-                account.providersETag = etag
-                return account
-            }
-        }
-        throw .conflict("providers.json kept changing")
+        (account.providers, account.providersETag) = try conditionalUpdate(
+            key: AccountKeys.providers(account.profile.serviceUserID), account.providers, etag: account.providersETag,
+            decode: ProvidersDocument.init(json:), encode: \.json, deadline: deadline, mutate)
+        return account
     }
 
     func updateProfile(_ account: Account, deadline: Deadline, _ mutate: (inout Profile) -> Bool) throws(AccountError) -> Account {
         var account = account
-        let key = AccountKeys.profile(account.profile.serviceUserID)
+        let now = ISO8601.format(milliseconds: nowMs())
+        (account.profile, account.profileETag) = try conditionalUpdate(
+            key: AccountKeys.profile(account.profile.serviceUserID), account.profile, etag: account.profileETag,
+            decode: Profile.init(json:), encode: \.json, deadline: deadline) { (p: inout Profile) throws(AccountError) -> Bool in
+                guard mutate(&p) else { return false }
+                p.lastUpdated = now
+                return true
+            }
+        return account
+    }
+
+    /// The read-modify-write loop behind every update of an existing JSON document: write with
+    /// `If-Match` on the ETag read; on a lost race pause, re-read, re-apply; at most
+    /// `maxConditionalAttempts` times, then CONFLICT.
+    func conditionalUpdate<Document>(key: String, _ document: Document, etag: String, decode: (JSONValue) -> Document?, encode: (Document) -> JSONValue,
+                                     deadline: Deadline, _ mutate: (inout Document) throws(AccountError) -> Bool) throws(AccountError) -> (Document, String) {
+        var current = document, currentETag = etag
         for attempt in 0..<AccountService.maxConditionalAttempts {
             if attempt > 0 {
                 pauseAfterLostRace()
-                guard let fresh = try backend.get(key, deadline: deadline) else { throw .conflict("profile.json disappeared") }
-                account.profile = try decodeDocument(S3ObjectBody(bytes: fresh.body), key: key, Profile.init(json:))
-                account.profileETag = fresh.etag
+                guard let fresh = try backend.get(key, deadline: deadline) else { throw .conflict("\(key.split(separator: "/").last ?? "") disappeared") }
+                current = try decodeDocument(S3ObjectBody(bytes: fresh.body), key: key, decode)
+                currentETag = fresh.etag
             }
-            var doc = account.profile
-            guard mutate(&doc) else { return account }
-            doc.lastUpdated = ISO8601.format(milliseconds: nowMs())
-            if case .stored(let etag) = try backend.put(jsonPut(key, doc.json, .ifMatch(account.profileETag)), deadline: deadline) {
-                account.profile = doc
-                account.profileETag = etag
-                return account
+            var changed = current
+            guard try mutate(&changed) else { return (current, currentETag) }
+            if case .stored(let newETag) = try backend.put(jsonPut(key, encode(changed), .ifMatch(currentETag)), deadline: deadline) {
+                return (changed, newETag)
             }
         }
-        throw .conflict("profile.json kept changing")
+        throw .conflict("\(key.split(separator: "/").last ?? "") kept changing")
     }
 
     /// A short random pause after a lost conditional write, so racing writers spread out.

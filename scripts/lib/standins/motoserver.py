@@ -1,12 +1,12 @@
 import json
 import os
-import signal
 import subprocess
 import sys
 import urllib.request
 from pathlib import Path
 
 from .ports import free_port, wait_for_port
+from .process import stop_process_group
 
 REGION = "us-east-1"
 ACCOUNT = "123456789012"
@@ -116,16 +116,7 @@ class MotoServer:
         return self._client(service, key=key, secret=secret, token=token)
 
     def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            try:
-                os.killpg(self.proc.pid, signal.SIGTERM)
-            except ProcessLookupError:
-                pass
-            try:
-                self.proc.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait(timeout=5)
+        stop_process_group(self.proc)
 
     def __enter__(self):
         return self.start()

@@ -1,12 +1,12 @@
 import json
 import os
-import signal
 import subprocess
 import urllib.error
 import urllib.request
 from pathlib import Path
 
 from .ports import free_port, wait_for_port
+from .process import stop_process_group
 
 
 def rie_path() -> str:
@@ -66,16 +66,7 @@ class Emulator:
         return json.loads(body)
 
     def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            try:
-                os.killpg(self.proc.pid, signal.SIGTERM)
-            except ProcessLookupError:
-                pass
-            try:
-                self.proc.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait(timeout=5)
+        stop_process_group(self.proc)
         if self._log not in (None, subprocess.DEVNULL):
             self._log.close()
             self._log = None
