@@ -55,7 +55,7 @@ public struct AWSEndpoint: Sendable, Equatable, CustomStringConvertible {
             throw AWSConfigError("endpoint URL must start with http:// or https://")
         }
         var rest = Substring(url.dropFirst(scheme.count + 3))
-        guard !rest.contains("?"), !rest.contains("#"), !rest.contains("@"), !rest.contains(where: { $0 == " " || $0.isNewline }) else {
+        guard !rest.contains("?"), !rest.contains("#"), !rest.contains("@"), !rest.utf8.contains(where: { $0 <= 32 || $0 == 127 }) else {
             throw AWSConfigError("endpoint URL may not carry user info, a query, a fragment or spaces")
         }
         var path = ""
@@ -79,7 +79,7 @@ public struct AWSEndpoint: Sendable, Equatable, CustomStringConvertible {
             port = p
             host = String(host[..<colon])
         }
-        guard !host.isEmpty, host.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" || $0 == "[" || $0 == "]" || $0 == ":" }) else {
+        guard !host.isEmpty, host.utf8.allSatisfy({ ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 46 || $0 == 45 || $0 == 91 || $0 == 93 || $0 == 58 }) else {
             throw AWSConfigError("endpoint URL has a malformed host")
         }
         self.init(scheme: scheme, host: host, port: port, basePath: path, pathStyle: pathStyle)

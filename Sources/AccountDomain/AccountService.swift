@@ -466,10 +466,13 @@ public final class AccountService {
 }
 
 extension String {
+    /// Without ASCII spaces, tabs and line breaks at either end (ASCII only: Unicode properties
+    /// would link the stdlib's property tables into the bootstrap).
     func trimmingSpaces() -> String {
-        var s = Substring(self)
-        while let f = s.first, f.isWhitespace { s = s.dropFirst() }
-        while let l = s.last, l.isWhitespace { s = s.dropLast() }
-        return String(s)
+        func space(_ b: UInt8) -> Bool { b == 32 || (9...13).contains(b) }
+        var bytes = Substring(self).utf8[...]
+        while let f = bytes.first, space(f) { bytes = bytes.dropFirst() }
+        while let l = bytes.last, space(l) { bytes = bytes.dropLast() }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

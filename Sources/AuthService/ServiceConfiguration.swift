@@ -56,13 +56,16 @@ public struct ServiceConfiguration: Sendable {
         let b = Array(s.utf8)
         guard (3...63).contains(b.count), let f = b.first, let l = b.last else { return false }
         func lowerDigit(_ c: UInt8) -> Bool { (97...122).contains(c) || (48...57).contains(c) }
-        return lowerDigit(f) && lowerDigit(l) && b.allSatisfy { lowerDigit($0) || $0 == 46 || $0 == 45 } && !s.contains("..")
+        // Byte checks only: String searching and Unicode properties would link the stdlib's
+        // regex engine and Unicode tables into every bootstrap (about 1.7 MB).
+        let noDoubleDot = !zip(b, b.dropFirst()).contains { $0 == 46 && $1 == 46 }
+        return lowerDigit(f) && lowerDigit(l) && b.allSatisfy { lowerDigit($0) || $0 == 46 || $0 == 45 } && noDoubleDot
     }
 
     static func isRoleARN(_ s: String) -> Bool {
         let parts = s.split(separator: ":", maxSplits: 5, omittingEmptySubsequences: false)
         guard parts.count == 6, parts[0] == "arn", parts[1].hasPrefix("aws"), parts[2] == "iam", parts[3].isEmpty,
-              parts[4].count == 12, parts[4].allSatisfy(\.isNumber), parts[5].hasPrefix("role/"), parts[5].count > 5
+              parts[4].utf8.count == 12, parts[4].utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), parts[5].hasPrefix("role/"), parts[5].count > 5
         else { return false }
         return true
     }
