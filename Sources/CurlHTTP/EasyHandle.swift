@@ -12,12 +12,15 @@ public final class EasyHandle {
     private var overflowed = false
     /// Larger responses fail with `.responseTooLarge` instead of growing without bound.
     public var maxResponseBytes: Int
+    /// The limit of the transfer under way: the request's own, else `maxResponseBytes`.
+    private var transferLimit: Int
 
     public init(maxResponseBytes: Int = 16 << 20) throws(HTTPError) {
         try CurlLibrary.ensureLoaded()
         guard let handle = ccurl_easy_init() else { throw HTTPError(kind: .other, message: "curl_easy_init failed") }
         raw = handle
         self.maxResponseBytes = maxResponseBytes
+        transferLimit = maxResponseBytes
     }
 
     deinit {
@@ -40,6 +43,7 @@ public final class EasyHandle {
         responseBody.removeAll(keepingCapacity: true)
         responseHeaders.removeAll(keepingCapacity: true)
         overflowed = false
+        transferLimit = request.maxResponseBytes ?? maxResponseBytes
         if let headerList { ccurl_slist_free_all(headerList); self.headerList = nil }
 
         ccurl_setopt_string(raw, CURLOPT_URL, request.url)
@@ -89,7 +93,7 @@ public final class EasyHandle {
 
     /// Turns the finished transfer into a response or a classified error.
     func finish(_ code: CURLcode) throws(HTTPError) -> HTTPResponse {
-        if overflowed { throw HTTPError(kind: .responseTooLarge, message: "response exceeded \(maxResponseBytes) bytes") }
+        if overflowed { throw HTTPError(kind: .responseTooLarge, message: "response exceeded \(transferLimit) bytes") }
         guard code == CURLE_OK else { throw EasyHandle.error(for: code) }
         var status = 0
         ccurl_getinfo_long(raw, CURLINFO_RESPONSE_CODE, &status)
@@ -110,7 +114,7 @@ public final class EasyHandle {
     }
 
     fileprivate func append(body data: UnsafeRawBufferPointer) -> Bool {
-        guard responseBody.count + data.count <= maxResponseBytes else { overflowed = true; return false }
+        guard responseBody.count + data.count <= transferLimit else { overflowed = true; return false }
         responseBody.append(contentsOf: data)
         return true
     }

@@ -6,13 +6,19 @@ public struct HTTPRequest: Sendable {
     public var body: [UInt8]
     /// Whole-transfer limit in milliseconds; 0 means none (the Runtime API's long poll).
     public var timeoutMilliseconds: Int
+    /// A larger response body is cut off while it arrives and fails with `.responseTooLarge`;
+    /// nil keeps the handle's own limit.
+    public var maxResponseBytes: Int?
 
-    public init(method: String = "GET", url: String, headers: [(name: String, value: String)] = [], body: [UInt8] = [], timeoutMilliseconds: Int = 10_000) {
+    public init(method: String = "GET", url: String, headers: [(name: String, value: String)] = [], body: [UInt8] = [],
+                timeoutMilliseconds: Int = 10_000, maxResponseBytes: Int? = nil)
+    {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
         self.timeoutMilliseconds = timeoutMilliseconds
+        self.maxResponseBytes = maxResponseBytes
     }
 }
 

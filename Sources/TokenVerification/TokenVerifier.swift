@@ -114,12 +114,15 @@ public final class TokenVerifier {
             if attempt == 1 { for p in providers { states[p, default: KeySetState()].lastAttemptAt = started } }
             let timeout = deadline.requestTimeout(cap: KeyCachePolicy.requestTimeoutMilliseconds)
             let requests = pending.map {
-                HTTPRequest(url: configuration.settings(for: $0).jwksURL, headers: [("Accept", "application/json")], timeoutMilliseconds: timeout)
+                HTTPRequest(url: configuration.settings(for: $0).jwksURL, headers: [("Accept", "application/json")], timeoutMilliseconds: timeout,
+                            maxResponseBytes: KeyCachePolicy.maxResponseBytes)
             }
             let results = http.sendAll(requests)
             var retry: [IdentityProvider] = []
             for (p, result) in zip(pending, results) {
                 switch result {
+                case .failure(let error) where error.kind == .responseTooLarge:
+                    failures[p] = "JWKS response too large" // cut off while arriving
                 case .failure(let error):
                     failures[p] = "transfer failed (\(error.kind))"
                     if error.isRetryable { retry.append(p) }

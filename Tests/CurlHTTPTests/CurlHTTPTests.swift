@@ -129,6 +129,22 @@ private struct Echo {
         #expect(try h.perform(HTTPRequest(url: "\(server.base)/big/7")).body.count == 7)
     }
 
+    @Test func perRequestResponseLimit() throws {
+        let h = try EasyHandle() // the handle's own limit is 16 MiB
+        do {
+            _ = try h.perform(HTTPRequest(url: "\(server.base)/big/5000", maxResponseBytes: 4096))
+            Issue.record("accepted")
+        } catch {
+            #expect(error.kind == .responseTooLarge && error.message.contains("4096"))
+        }
+        // The next transfer on the same handle is back to the handle's limit.
+        #expect(try h.perform(HTTPRequest(url: "\(server.base)/big/5000")).body.count == 5000)
+        let client = try HTTPClient()
+        let results = client.sendAll([HTTPRequest(url: "\(server.base)/big/5000", maxResponseBytes: 100), HTTPRequest(url: "\(server.base)/big/50")])
+        guard case .failure(let e) = results[0], case .success(let ok) = results[1] else { Issue.record("limits mixed up"); return }
+        #expect(e.kind == .responseTooLarge && ok.body.count == 50)
+    }
+
     @Test func badURLIsOther() throws {
         let h = try EasyHandle()
         do {
