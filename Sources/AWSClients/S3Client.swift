@@ -311,12 +311,14 @@ public final class S3Client {
 
     static func isHeaderValue(_ s: String) -> Bool { s.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7f } }
 
-    /// S3 bucket naming: 3–63 of `a-z 0-9 . -`, starting and ending with a letter or digit.
-    static func bucketProblem(_ bucket: String) -> String? {
+    /// S3 bucket naming: 3–63 of `a-z 0-9 . -`, starting and ending with a letter or digit, no
+    /// two periods in a row. Nil when the name is valid.
+    public static func bucketProblem(_ bucket: String) -> String? {
         let b = Array(bucket.utf8)
         guard (3...63).contains(b.count),
               b.allSatisfy({ ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 45 || $0 == 46 }),
-              let first = b.first, let last = b.last, first != 45, first != 46, last != 45, last != 46
+              let first = b.first, let last = b.last, first != 45, first != 46, last != 45, last != 46,
+              !zip(b, b.dropFirst()).contains(where: { $0 == 46 && $1 == 46 })
         else { return "bucket name is not a valid S3 bucket name" }
         return nil
     }

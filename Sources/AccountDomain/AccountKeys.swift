@@ -32,12 +32,7 @@ public enum AccountKeys {
         return true
     }
 
-    /// The contract's providerID rule: `[A-Za-z0-9._-]{1,255}`, not `.` or `..`.
-    public static func isValidProviderID(_ s: String) -> Bool {
-        let b = Array(s.utf8)
-        guard (1...255).contains(b.count), s != ".", s != ".." else { return false }
-        return b.allSatisfy { c in
-            (48...57).contains(c) || (65...90).contains(c) || (97...122).contains(c) || c == 46 || c == 95 || c == 45
-        }
-    }
+    /// The contract's providerID rule, `[A-Za-z0-9._-]{1,255}` and not `.`/`..`: the verifier's
+    /// own check, so a subject it accepts is always a safe key segment here.
+    public static func isValidProviderID(_ s: String) -> Bool { ClaimRules.isValidSubject(s) }
 }

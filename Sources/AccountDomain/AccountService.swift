@@ -163,8 +163,8 @@ public final class AccountService {
 
     /// The account from its two stored documents.
     func decodeAccount(uuid: String, profile p: S3Object, providers v: S3Object) throws(AccountError) -> Account {
-        Account(profile: try decodeDocument(S3ObjectBody(bytes: p.body), key: AccountKeys.profile(uuid), Profile.init(json:)), profileETag: p.etag,
-                providers: try decodeDocument(S3ObjectBody(bytes: v.body), key: AccountKeys.providers(uuid), ProvidersDocument.init(json:)), providersETag: v.etag)
+        Account(profile: try decodeDocument(p.body, key: AccountKeys.profile(uuid), Profile.init(json:)), profileETag: p.etag,
+                providers: try decodeDocument(v.body, key: AccountKeys.providers(uuid), ProvidersDocument.init(json:)), providersETag: v.etag)
     }
 
     /// After a sign-in: make providers.json list this identity (completing a half-made link),
@@ -280,7 +280,7 @@ public final class AccountService {
     func loadSession(_ token: RefreshToken, deadline: Deadline) throws(AccountError) -> (SessionRecord, String) {
         let key = AccountKeys.session(token.serviceUserID, token.sessionID)
         guard let object = try backend.get(key, deadline: deadline) else { throw .sessionInvalid(reason: "unknown") }
-        let record = try decodeDocument(S3ObjectBody(bytes: object.body), key: key, SessionRecord.init(json:))
+        let record = try decodeDocument(object.body, key: key, SessionRecord.init(json:))
         guard record.serviceUserID == token.serviceUserID, record.sessionID == token.sessionID else {
             throw .corruptDocument(key: key, reason: "session names another account")
         }
@@ -413,7 +413,7 @@ public final class AccountService {
             if attempt > 0 {
                 pauseAfterLostRace()
                 guard let fresh = try backend.get(key, deadline: deadline) else { throw .conflict("\(key.split(separator: "/").last ?? "") disappeared") }
-                current = try decodeDocument(S3ObjectBody(bytes: fresh.body), key: key, decode)
+                current = try decodeDocument(fresh.body, key: key, decode)
                 currentETag = fresh.etag
             }
             var changed = current

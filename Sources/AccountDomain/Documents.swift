@@ -156,16 +156,11 @@ public struct ProvidersDocument: Sendable, Equatable {
 }
 
 /// Parses a stored JSON document, or reports it as corrupt (never overwritten silently).
-func decodeDocument<T>(_ object: S3ObjectBody, key: String, _ make: (JSONValue) -> T?) throws(AccountError) -> T {
+func decodeDocument<T>(_ bytes: [UInt8], key: String, _ make: (JSONValue) -> T?) throws(AccountError) -> T {
     let value: JSONValue
-    do throws(JSONError) { value = try JSONParser.parse(object.bytes) } catch {
+    do throws(JSONError) { value = try JSONParser.parse(bytes) } catch {
         throw .corruptDocument(key: key, reason: error.description)
     }
     guard let doc = make(value) else { throw .corruptDocument(key: key, reason: "missing or mistyped fields") }
     return doc
-}
-
-/// Just the bytes of an object (keeps decodeDocument independent of the client's types).
-struct S3ObjectBody {
-    let bytes: [UInt8]
 }

@@ -27,10 +27,7 @@ public struct RefreshToken: Sendable, Equatable {
         guard text.utf8.count == prefix.utf8.count + 86, text.hasPrefix(prefix),
               let raw = Base64.urlDecode(text.dropFirst(prefix.count)), raw.count == 64
         else { return nil }
-        let u = Hex.encode(raw[0..<16])
-        let chars = Array(u)
-        let uuid = String(chars[0..<8]) + "-" + String(chars[8..<12]) + "-" + String(chars[12..<16]) + "-" + String(chars[16..<20]) + "-" + String(chars[20..<32])
-        return RefreshToken(serviceUserID: uuid, sessionID: Hex.encode(raw[16..<32]), value: text)
+        return RefreshToken(serviceUserID: UUIDText.format(raw[0..<16]), sessionID: Hex.encode(raw[16..<32]), value: text)
     }
 
     /// What is stored: lowercase hex SHA-256 of the token string.

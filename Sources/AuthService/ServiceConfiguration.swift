@@ -20,7 +20,7 @@ public struct ServiceConfiguration: Sendable {
 
     public static func fromEnvironment() throws(ConfigurationFailure) -> ServiceConfiguration {
         let bucket = try required("IDENTITY_BUCKET")
-        guard isValidBucketName(bucket) else { throw ConfigurationFailure("IDENTITY_BUCKET is not a valid S3 bucket name") }
+        guard S3Client.bucketProblem(bucket) == nil else { throw ConfigurationFailure("IDENTITY_BUCKET is not a valid S3 bucket name") }
         let role = try required("USER_ROLE_ARN")
         guard isRoleARN(role) else { throw ConfigurationFailure("USER_ROLE_ARN must look like arn:aws:iam::123456789012:role/NAME") }
         // Lambda's own credentials are a role session, and STS caps chained sessions at one hour.
@@ -50,16 +50,6 @@ public struct ServiceConfiguration: Sendable {
             throw ConfigurationFailure("\(name) must be a whole number of seconds in \(range.lowerBound)...\(range.upperBound)")
         }
         return v
-    }
-
-    static func isValidBucketName(_ s: String) -> Bool {
-        let b = Array(s.utf8)
-        guard (3...63).contains(b.count), let f = b.first, let l = b.last else { return false }
-        func lowerDigit(_ c: UInt8) -> Bool { (97...122).contains(c) || (48...57).contains(c) }
-        // Byte checks only: String searching and Unicode properties would link the stdlib's
-        // regex engine and Unicode tables into every bootstrap (about 1.7 MB).
-        let noDoubleDot = !zip(b, b.dropFirst()).contains { $0 == 46 && $1 == 46 }
-        return lowerDigit(f) && lowerDigit(l) && b.allSatisfy { lowerDigit($0) || $0 == 46 || $0 == 45 } && noDoubleDot
     }
 
     static func isRoleARN(_ s: String) -> Bool {

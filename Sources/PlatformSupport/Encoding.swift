@@ -37,6 +37,15 @@ public enum Hex {
     }
 }
 
+/// The canonical text of a UUID: lowercase hex in 8-4-4-4-12 groups.
+public enum UUIDText {
+    public static func format<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
+        precondition(bytes.count == 16, "a UUID is 16 bytes")
+        let c = Array(Hex.encode(bytes))
+        return String(c[0..<8]) + "-" + String(c[8..<12]) + "-" + String(c[12..<16]) + "-" + String(c[16..<20]) + "-" + String(c[20..<32])
+    }
+}
+
 public enum Base64 {
     private static let standard = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
     private static let urlSafe = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)

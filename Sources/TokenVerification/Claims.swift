@@ -4,7 +4,7 @@ import StrictJSON
 /// The provider rules over a verified token's claims (CONTRACT.md, "Configuration"; issue 4).
 /// Order: who issued it and for whom (iss, aud, azp), then when (exp, iat, nbf), then whom it
 /// names (sub), then the request's nonce, then the profile claims.
-struct ClaimRules {
+public struct ClaimRules {
     static let maxLifetimeAhead: Int64 = 24 * 3600
 
     let provider: IdentityProvider
@@ -76,8 +76,9 @@ struct ClaimRules {
             realUserStatus: try smallInt("real_user_status", claims))
     }
 
-    /// `[A-Za-z0-9._-]{1,255}`, and neither `.` nor `..`.
-    static func isValidSubject(_ sub: String) -> Bool {
+    /// `[A-Za-z0-9._-]{1,255}`, and neither `.` nor `..` (CONTRACT.md: the providerID rule; the
+    /// account store uses the same check for S3 keys).
+    public static func isValidSubject(_ sub: String) -> Bool {
         let utf8 = sub.utf8
         guard (1...255).contains(utf8.count), sub != ".", sub != ".." else { return false }
         for c in utf8 {

@@ -153,6 +153,11 @@ import CurlHTTP
         #expect(ObjectKeyRule.prefixProblem("users/../") != nil)
     }
 
+    @Test func bucketNames() {
+        for ok in ["signin-identities", "a.b-c", "abc", String(repeating: "b", count: 63)] { #expect(S3Client.bucketProblem(ok) == nil, "\(ok)") }
+        for bad in ["ab", "Upper", "a..b", ".abc", "abc-", "a_b", String(repeating: "b", count: 64)] { #expect(S3Client.bucketProblem(bad) != nil, "\(bad)") }
+    }
+
     @Test func assumeRoleArgumentsAreCheckedLocally() {
         let ok = AssumeRoleRequest(roleARN: "arn:aws:iam::123456789012:role/r", sessionName: "u-123", durationSeconds: 3600)
         #expect(ok.problem() == nil)
