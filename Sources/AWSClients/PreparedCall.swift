@@ -39,14 +39,17 @@ struct PreparedCall<T> {
 public enum AWSCall: Sendable {
     case s3Get(key: String)
     case s3Put(S3Put)
-    case s3Delete(key: String)
+    case s3Delete(key: String, condition: S3DeleteCondition)
+    /// One page (up to 1,000 keys) of ListObjectsV2 under a prefix.
+    case s3List(prefix: String)
     case assumeRole(AssumeRoleRequest)
 }
 
 public enum AWSCallOutcome: Sendable {
     case object(S3Object?)
     case stored(S3PutOutcome)
-    case deleted
+    case deleted(S3DeleteOutcome)
+    case listing(S3Listing)
     case credentials(TemporaryCredentials)
 }
 
@@ -67,7 +70,8 @@ public final class AWSBatch {
             switch call {
             case .s3Get(let key): return s3.prepareGet(key).map(AWSCallOutcome.object)
             case .s3Put(let put): return s3.preparePut(put).map(AWSCallOutcome.stored)
-            case .s3Delete(let key): return s3.prepareDelete(key).map { AWSCallOutcome.deleted }
+            case .s3Delete(let key, let condition): return s3.prepareDelete(key, condition: condition).map(AWSCallOutcome.deleted)
+            case .s3List(let prefix): return s3.prepareList(prefix: prefix).map(AWSCallOutcome.listing)
             case .assumeRole(let r): return sts.prepareAssumeRole(r).map(AWSCallOutcome.credentials)
             }
         }, deadline: deadline)

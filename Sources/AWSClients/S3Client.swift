@@ -49,13 +49,20 @@ public struct S3Object: Sendable {
     public var contentType: String?
     /// User metadata (`x-amz-meta-*`), names lowercase without the prefix.
     public var metadata: [(String, String)]
+    /// `x-amz-version-id` in a versioned bucket; nil when the bucket is not versioned (S3 then
+    /// sends no header, or `null`).
+    public var versionID: String?
 
-    public init(body: [UInt8], etag: String, contentType: String?, metadata: [(String, String)] = []) {
+    public init(body: [UInt8], etag: String, contentType: String?, metadata: [(String, String)] = [], versionID: String? = nil) {
         self.body = body
         self.etag = etag
         self.contentType = contentType
         self.metadata = metadata
+        self.versionID = versionID
     }
+
+    /// The value of one user-metadata entry (name lowercase, without `x-amz-meta-`).
+    public func metadata(_ name: String) -> String? { metadata.first { $0.0 == name }?.1 }
 }
 
 public enum S3PutCondition: Sendable, Equatable {
@@ -80,13 +87,49 @@ public struct S3Put: Sendable {
     public var condition: S3PutCondition
     /// User metadata: sent as `x-amz-meta-<name>`; names `[a-z0-9-]`, values printable ASCII.
     public var metadata: [(String, String)]
+    /// Object tags (`x-amz-tagging`), e.g. for a lifecycle rule; keys and values `[A-Za-z0-9._-]`.
+    public var tags: [(String, String)]
 
-    public init(key: String, body: [UInt8], contentType: String, condition: S3PutCondition = .none, metadata: [(String, String)] = []) {
+    public init(key: String, body: [UInt8], contentType: String, condition: S3PutCondition = .none, metadata: [(String, String)] = [],
+                tags: [(String, String)] = []) {
         self.key = key
         self.body = body
         self.contentType = contentType
         self.condition = condition
         self.metadata = metadata
+        self.tags = tags
+    }
+}
+
+/// Which object a DeleteObject may remove.
+public enum S3DeleteCondition: Sendable, Equatable {
+    /// Whatever is there (a delete marker in a versioned bucket).
+    case none
+    /// Exactly this version, permanently (`?versionId=`): a version that is no longer there is
+    /// left alone, so a later object under the same key is never removed by mistake.
+    case version(String)
+    /// `If-Match: <etag>`: only the current object, if it still has this ETag.
+    case ifMatch(String)
+}
+
+public enum S3DeleteOutcome: Sendable, Equatable {
+    /// Deleted, or there was nothing to delete.
+    case deleted
+    /// `.ifMatch`: the current object has another ETag.
+    case preconditionFailed
+}
+
+/// One page of ListObjectsV2.
+public struct S3Listing: Sendable, Equatable {
+    public var keys: [String]
+    /// More keys follow this page.
+    public var isTruncated: Bool
+    public var continuationToken: String?
+
+    public init(keys: [String], isTruncated: Bool, continuationToken: String? = nil) {
+        self.keys = keys
+        self.isTruncated = isTruncated
+        self.continuationToken = continuationToken
     }
 }
 
@@ -149,8 +192,9 @@ public final class S3Client {
             response throws(AWSError) -> S3Object? in
             if response.status == 404 { return try S3Client.missingKey(response) }
             guard response.status == 200 else { throw S3Client.unexpected(response) }
+            let version = response.header("x-amz-version-id").flatMap { $0.isEmpty || $0 == "null" ? nil : $0 }
             return S3Object(body: response.body, etag: response.header("ETag") ?? "", contentType: response.header("Content-Type"),
-                            metadata: S3Client.metadata(response))
+                            metadata: S3Client.metadata(response), versionID: version)
         }
     }
 
@@ -218,25 +262,49 @@ public final class S3Client {
             guard isHeaderValue(value) else { return .failure(.invalid("metadata value is not printable ASCII")) }
             headers.append(("x-amz-meta-" + name, value))
         }
+        if !put.tags.isEmpty {
+            let safe: (String) -> Bool = { !$0.isEmpty && $0.utf8.allSatisfy { ASCII.isAlphanumeric($0) || $0 == 45 || $0 == 46 || $0 == 95 } }
+            guard put.tags.allSatisfy({ safe($0.0) && safe($0.1) }) else { return .failure(.invalid("tag keys and values must be [A-Za-z0-9._-]")) }
+            headers.append(("x-amz-tagging", put.tags.map { $0.0 + "=" + $0.1 }.joined(separator: "&")))
+        }
         return .success(OperationRequest(method: "PUT", path: path, headers: headers, body: put.body, accept: accept))
     }
 
     // MARK: DeleteObject
 
     /// Deletes the key; deleting a missing key succeeds (S3 answers 204 either way).
-    public func delete(_ key: String, deadline: Deadline) throws(AWSError) {
-        try PreparedCall.run([prepareDelete(key)], deadline: deadline)[0].get()
+    @discardableResult
+    public func delete(_ key: String, condition: S3DeleteCondition = .none, deadline: Deadline) throws(AWSError) -> S3DeleteOutcome {
+        try PreparedCall.run([prepareDelete(key, condition: condition)], deadline: deadline)[0].get()
     }
 
-    func prepareDelete(_ key: String) -> PreparedCall<Void> {
-        PreparedCall(transport: transport, request: checkKey(key).map { OperationRequest(method: "DELETE", path: path(for: key), accept: [404]) }) {
-            response throws(AWSError) -> Void in
-            if response.status == 404 {
+    func prepareDelete(_ key: String, condition: S3DeleteCondition) -> PreparedCall<S3DeleteOutcome> {
+        var query: [(name: String, value: String)] = []
+        var headers: [(name: String, value: String)] = []
+        var accept: Set<Int> = [404]
+        switch condition {
+        case .none: break
+        case .version(let id): query.append(("versionId", id))
+        case .ifMatch(let etag):
+            headers.append(("If-Match", etag))
+            accept.insert(412)
+        }
+        let request = checkKey(key).flatMap { _ -> Result<OperationRequest, AWSError> in
+            if case .version(let id) = condition, id.isEmpty || !S3Client.isHeaderValue(id) { return .failure(.invalid("version id is not printable")) }
+            if case .ifMatch(let etag) = condition, etag.isEmpty || !S3Client.isHeaderValue(etag) { return .failure(.invalid("ETag is not a printable header value")) }
+            return .success(OperationRequest(method: "DELETE", path: path(for: key), query: query, headers: headers, accept: accept))
+        }
+        return PreparedCall(transport: transport, request: request) { response throws(AWSError) -> S3DeleteOutcome in
+            switch response.status {
+            case 200, 204: return .deleted
+            case 412: return .preconditionFailed
+            case 404:
+                // Nothing there (or, with If-Match, nothing to compare against): nothing to delete.
                 let error = ErrorClassifier.describe(response)
-                if error.code == nil || error.code == "NoSuchKey" { return }
+                if error.code == nil || error.code == "NoSuchKey" || error.code == "NoSuchVersion" { return .deleted }
                 throw error
+            default: throw S3Client.unexpected(response)
             }
-            guard response.status == 204 || response.status == 200 else { throw S3Client.unexpected(response) }
         }
     }
 
@@ -250,28 +318,46 @@ public final class S3Client {
         var keys: [String] = []
         var token: String?
         for _ in 0..<max(1, maxListPages) {
-            var query: [(name: String, value: String)] = [("list-type", "2"), ("encoding-type", "url"), ("max-keys", String(max(1, min(pageSize, 1000))))]
-            if !prefix.isEmpty { query.append(("prefix", prefix)) }
-            if let token { query.append(("continuation-token", token)) }
-            let listPath = pathPrefix.isEmpty ? "/" : pathPrefix + "/"
-            let response = try transport.send(OperationRequest(method: "GET", path: listPath, query: query), deadline: deadline).get()
+            let page = try PreparedCall.run([prepareList(prefix: prefix, pageSize: pageSize, continuationToken: token)], deadline: deadline)[0].get()
+            keys += page.keys
+            guard page.isTruncated else { return keys }
+            token = page.continuationToken
+        }
+        throw AWSError(kind: .invalidRequest, message: "listing has more than \(maxListPages) pages")
+    }
+
+    /// One page of ListObjectsV2 (at most `pageSize`, ≤ 1000, keys), for a batch.
+    func prepareList(prefix: String, pageSize: Int = 1000, continuationToken: String? = nil) -> PreparedCall<S3Listing> {
+        var query: [(name: String, value: String)] = [("list-type", "2"), ("encoding-type", "url"), ("max-keys", String(max(1, min(pageSize, 1000))))]
+        if !prefix.isEmpty { query.append(("prefix", prefix)) }
+        if let continuationToken { query.append(("continuation-token", continuationToken)) }
+        let listPath = pathPrefix.isEmpty ? "/" : pathPrefix + "/"
+        let request: Result<OperationRequest, AWSError>
+        if let problem = bucketProblem {
+            request = .failure(.invalid(problem))
+        } else if let problem = ObjectKeyRule.prefixProblem(prefix) {
+            request = .failure(.invalid("list prefix: " + problem))
+        } else {
+            request = .success(OperationRequest(method: "GET", path: listPath, query: query))
+        }
+        return PreparedCall(transport: transport, request: request) { response throws(AWSError) -> S3Listing in
             guard response.status == 200, let root = XMLReader.parse(response.body), root.name == "ListBucketResult" else {
                 throw AWSError(kind: .other, message: "ListObjectsV2 answer is not a ListBucketResult", requestID: response.header("x-amz-request-id"), status: response.status)
             }
             let urlEncoded = root["EncodingType"] == "url"
+            var keys: [String] = []
             for item in root.children("Contents") {
                 guard let raw = item["Key"], let key = urlEncoded ? SigV4.decode(raw) : raw else {
                     throw AWSError(kind: .other, message: "ListObjectsV2 answer has a malformed key")
                 }
                 keys.append(key)
             }
-            guard root["IsTruncated"] == "true" else { return keys }
+            guard root["IsTruncated"] == "true" else { return S3Listing(keys: keys, isTruncated: false) }
             guard let next = root["NextContinuationToken"], !next.isEmpty else {
                 throw AWSError(kind: .other, message: "ListObjectsV2 answer is truncated without a continuation token")
             }
-            token = next
+            return S3Listing(keys: keys, isTruncated: true, continuationToken: next)
         }
-        throw AWSError(kind: .invalidRequest, message: "listing has more than \(maxListPages) pages")
     }
 
     // MARK: Plumbing

@@ -1,3 +1,4 @@
+import PlatformSupport
 import TokenVerification
 
 /// The S3 layout of CONTRACT.md, in one place.
@@ -9,13 +10,17 @@ public enum AccountKeys {
     public static func userPrefix(_ uuid: String) -> String { "users/\(uuid)/" }
     public static func profile(_ uuid: String) -> String { "users/\(uuid)/account/profile.json" }
     public static func providers(_ uuid: String) -> String { "users/\(uuid)/account/providers.json" }
-    public static func session(_ uuid: String, _ sessionID: String) -> String { "users/\(uuid)/account/sessions/\(sessionID).json" }
+    public static func sessionsPrefix(_ uuid: String) -> String { "users/\(uuid)/account/sessions/" }
+    public static func session(_ uuid: String, _ sessionID: String) -> String { sessionsPrefix(uuid) + sessionID + ".json" }
 
     /// Zero-byte `application/x-directory` markers made at sign-up.
     public static func markers(_ uuid: String) -> [String] {
         let p = userPrefix(uuid)
         return [p, p + "photos/", p + "thumbnails/", p + "metadata/", p + "account/"]
     }
+
+    /// User metadata of an identity file: the link id it was created with (see `ProvidersDocument`).
+    public static let linkIDMetadata = "link-id"
 
     /// 36 characters, lowercase hex in 8-4-4-4-12 groups: the only UUID form this service writes,
     /// and the only one allowed into a key or a policy.
@@ -26,11 +31,14 @@ public enum AccountKeys {
             if i == 8 || i == 13 || i == 18 || i == 23 {
                 guard c == UInt8(ascii: "-") else { return false }
             } else {
-                guard (48...57).contains(c) || (97...102).contains(c) else { return false }
+                guard ASCII.isLowerHex(c) else { return false }
             }
         }
         return true
     }
+
+    /// A session id or link id as this service makes them: 32 lowercase hex characters.
+    public static func isHexID(_ s: String) -> Bool { s.utf8.count == 32 && s.utf8.allSatisfy(ASCII.isLowerHex) }
 
     /// The contract's providerID rule, `[A-Za-z0-9._-]{1,255}` and not `.`/`..`: the verifier's
     /// own check, so a subject it accepts is always a safe key segment here.

@@ -1,6 +1,7 @@
 import AWSClients
 import PlatformSupport
 import StrictJSON
+import TokenVerification
 
 /// A loaded account: the two documents with the ETags they were read at.
 public struct Account: Sendable {
@@ -8,6 +9,8 @@ public struct Account: Sendable {
     public var profileETag: String
     public var providers: ProvidersDocument
     public var providersETag: String
+
+    public var serviceUserID: String { profile.serviceUserID }
 
     /// The `user` object of every answer (CONTRACT.md).
     public var userJSON: JSONValue {
@@ -54,4 +57,16 @@ public enum LinkStatus: String, Sendable {
 public struct LinkOutcome: Sendable {
     public var status: LinkStatus
     public var account: Account
+}
+
+/// One live session of the account, as `list` shows it. The session id names it; it cannot
+/// refresh anything.
+public struct SessionSummary: Sendable, Equatable {
+    public var sessionID: String
+    public var provider: IdentityProvider
+    public var device: String?
+    public var signedInAtMs: Int64
+    public var lastRefreshedAtMs: Int64
+    public var expiresAtMs: Int64
+    public var isCurrent: Bool
 }

@@ -1,42 +1,99 @@
 import AWSClients
 import CurlHTTP
 
-/// One S3 or STS call. The domain hands the backend a batch of these per network round, so
-/// independent calls — S3 reads and writes and the STS AssumeRole — overlap on the wire.
-public enum BackendOperation: Sendable {
-    case get(key: String)
-    case put(S3Put)
-    case delete(key: String)
-    case assumeRole(AssumeRoleRequest)
-}
-
-public enum BackendOutcome: Sendable {
-    case object(S3Object?)
-    case stored(S3PutOutcome)
-    case deleted
-    case credentials(TemporaryCredentials)
-}
-
-/// Runs a batch of operations at once (each with its own bounded retries) and returns their
-/// outcomes in order. Implemented over S3/STS (`AWSBackend`) and, for fault and race tests only,
-/// in memory.
+/// Runs the S3 and STS calls of one network round together (each with its own bounded retries)
+/// and returns their outcomes in order. `AWSBatch` is the real one; the deterministic simulation
+/// (Tests/AccountDomainTests/Simulation) runs its own over an in-memory S3.
 public protocol AccountBackend: AnyObject {
-    func run(_ operations: [BackendOperation], deadline: Deadline) -> [Result<BackendOutcome, AWSError>]
+    func run(_ calls: [AWSCall], deadline: Deadline) -> [Result<AWSCallOutcome, AWSError>]
+}
+
+extension AWSBatch: AccountBackend {}
+
+/// The calls of one network round, each answered by name instead of by position:
+///
+///     var round = Round()
+///     let profile = round.get(AccountKeys.profile(uuid))
+///     let credentials = round.assumeRole(request)
+///     let answers = backend.run(round, deadline: deadline)
+///     let p = try answers.value(profile)
+struct Round {
+    private(set) var calls: [AWSCall] = []
+
+    /// One call's place in the round and how to read its outcome.
+    struct Slot<Value> {
+        let index: Int
+        let read: (AWSCallOutcome) -> Value?
+    }
+
+    var isEmpty: Bool { calls.isEmpty }
+
+    mutating func get(_ key: String) -> Slot<S3Object?> {
+        add(.s3Get(key: key)) { if case .object(let o) = $0 { return .some(o) } else { return nil } }
+    }
+
+    mutating func put(_ put: S3Put) -> Slot<S3PutOutcome> {
+        add(.s3Put(put)) { if case .stored(let s) = $0 { return s } else { return nil } }
+    }
+
+    mutating func delete(_ key: String, _ condition: S3DeleteCondition) -> Slot<S3DeleteOutcome> {
+        add(.s3Delete(key: key, condition: condition)) { if case .deleted(let d) = $0 { return d } else { return nil } }
+    }
+
+    mutating func list(_ prefix: String) -> Slot<S3Listing> {
+        add(.s3List(prefix: prefix)) { if case .listing(let l) = $0 { return l } else { return nil } }
+    }
+
+    mutating func assumeRole(_ request: AssumeRoleRequest) -> Slot<TemporaryCredentials> {
+        add(.assumeRole(request)) { if case .credentials(let c) = $0 { return c } else { return nil } }
+    }
+
+    private mutating func add<Value>(_ call: AWSCall, _ read: @escaping (AWSCallOutcome) -> Value?) -> Slot<Value> {
+        calls.append(call)
+        return Slot(index: calls.count - 1, read: read)
+    }
+}
+
+/// The outcomes of a round, read through the slots that asked for them.
+struct RoundAnswers {
+    let results: [Result<AWSCallOutcome, AWSError>]
+
+    func value<Value>(_ slot: Round.Slot<Value>) throws(AccountError) -> Value {
+        switch results[slot.index] {
+        case .failure(let error): throw .upstream(error)
+        case .success(let outcome):
+            guard let value = slot.read(outcome) else { throw .internalError("the backend answered a call with another kind of outcome") }
+            return value
+        }
+    }
+
+    /// Whether the call succeeded; for best-effort calls whose failure changes nothing.
+    func succeeded<Value>(_ slot: Round.Slot<Value>) -> Bool {
+        if case .success = results[slot.index] { return true }
+        return false
+    }
 }
 
 extension AccountBackend {
+    func run(_ round: Round, deadline: Deadline) -> RoundAnswers {
+        RoundAnswers(results: round.isEmpty ? [] : run(round.calls, deadline: deadline))
+    }
+
     func get(_ key: String, deadline: Deadline) throws(AccountError) -> S3Object? {
-        try AccountError.unwrapObject(run([.get(key: key)], deadline: deadline)[0])
+        var round = Round()
+        let slot = round.get(key)
+        return try run(round, deadline: deadline).value(slot)
     }
 
     func put(_ put: S3Put, deadline: Deadline) throws(AccountError) -> S3PutOutcome {
-        try AccountError.unwrapStored(run([.put(put)], deadline: deadline)[0])
+        var round = Round()
+        let slot = round.put(put)
+        return try run(round, deadline: deadline).value(slot)
     }
 
-    func delete(_ key: String, deadline: Deadline) throws(AccountError) {
-        switch run([.delete(key: key)], deadline: deadline)[0] {
-        case .success: return
-        case .failure(let e): throw .upstream(e)
-        }
+    func delete(_ key: String, _ condition: S3DeleteCondition, deadline: Deadline) throws(AccountError) -> S3DeleteOutcome {
+        var round = Round()
+        let slot = round.delete(key, condition)
+        return try run(round, deadline: deadline).value(slot)
     }
 }

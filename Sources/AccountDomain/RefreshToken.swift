@@ -6,21 +6,24 @@ import PlatformSupport
 /// secret comes from the kernel CSPRNG. Only SHA-256 of the whole token string is ever stored.
 public struct RefreshToken: Sendable, Equatable {
     public static let prefix = "rt1_"
-    static let secretBytes = 32
+    public static let secretBytes = 32
 
     public let serviceUserID: String
     public let sessionID: String
     /// The token as handed to the client. Never logged.
     public let value: String
 
-    /// A fresh token for an existing or new session.
-    public static func issue(serviceUserID: String, sessionID: String) -> RefreshToken {
-        let raw = Hex.decode(serviceUserID.replacingDashes())! + Hex.decode(sessionID)! + SecureRandom.bytes(secretBytes)
+    /// A token for an existing or new session around `secret` (`secretBytes` random bytes).
+    public static func issue(serviceUserID: String, sessionID: String, secret: [UInt8]) -> RefreshToken {
+        precondition(secret.count == secretBytes && AccountKeys.isHexID(sessionID))
+        let raw = Hex.decode(serviceUserID.replacingDashes())! + Hex.decode(sessionID)! + secret
         return RefreshToken(serviceUserID: serviceUserID, sessionID: sessionID, value: prefix + Base64.urlEncode(raw))
     }
 
-    /// 128-bit random session id, lowercase hex (a safe S3 key segment).
-    public static func newSessionID() -> String { Hex.encode(SecureRandom.bytes(16)) }
+    /// A token with a secret from the kernel CSPRNG.
+    public static func issue(serviceUserID: String, sessionID: String) -> RefreshToken {
+        issue(serviceUserID: serviceUserID, sessionID: sessionID, secret: SecureRandom.bytes(secretBytes))
+    }
 
     /// Parses a token's structure (not its validity: that needs the stored hash).
     public static func parse(_ text: String) -> RefreshToken? {

@@ -4,15 +4,26 @@ import StrictJSON
 import TokenVerification
 
 /// `users/{uuid}/account/sessions/{sessionID}.json`: one refresh session (a sign-in on one
-/// device). Holds hashes only. `signInAt` is the original sign-in, carried through every rotation
-/// for the recent-auth rule; `expiresAt` is absolute (rotation never extends it).
+/// device). Holds hashes of tokens only. `signInAt` is the original sign-in, carried through every
+/// rotation for the recent-auth rule; `expiresAt` is absolute (rotation never extends it).
+///
+/// Tokens of a session, by what the session did with them (see `classify`):
+/// `current`; `previous`, rotated out by the last normal rotation at `previousRotatedAt`;
+/// `superseded`, current tokens replaced by a grace rotation since then; `replaced`, every other
+/// token it issued and replaced (the most recent `maxReplaced`). Only a token in one of these was
+/// issued by this session: anything else is refused without changing anything.
 public struct SessionRecord: Sendable, Equatable {
-    /// At most this many tokens superseded inside the grace window are remembered (see `decide`).
+    /// Superseded tokens remembered before the next normal rotation moves them to `replaced`.
     static let maxSuperseded = 16
+    /// Replaced tokens remembered for reuse detection. An older one is treated like a token the
+    /// session never issued (refused, nothing revoked): by then its thief has nothing to gain.
+    static let maxReplaced = 32
 
     public var sessionID: String
     public var serviceUserID: String
-    public var provider: IdentityProvider
+    public var identity: SessionIdentity
+    /// The app's label for the device ("iPhone 15 · Photos 2.3"), shown in the session list.
+    public var device: String?
     public var signInAtMs: Int64
     public var expiresAtMs: Int64
     public var generation: Int64
@@ -21,52 +32,28 @@ public struct SessionRecord: Sendable, Equatable {
     public var previousHash: String?
     public var previousRotatedAtMs: Int64?
     public var superseded: [String]
+    public var replaced: [String]
     public var revokedAtMs: Int64?
     public var revokedReason: String?
 
     public var isRevoked: Bool { revokedAtMs != nil }
 
-    public static func new(token: RefreshToken, provider: IdentityProvider, nowMs: Int64, ttlSeconds: Int64) -> SessionRecord {
-        SessionRecord(sessionID: token.sessionID, serviceUserID: token.serviceUserID, provider: provider, signInAtMs: nowMs,
+    public func isLive(nowMs: Int64) -> Bool { !isRevoked && nowMs < expiresAtMs }
+
+    public static func new(token: RefreshToken, identity: SessionIdentity, device: String?, nowMs: Int64, ttlSeconds: Int64) -> SessionRecord {
+        SessionRecord(sessionID: token.sessionID, serviceUserID: token.serviceUserID, identity: identity, device: device, signInAtMs: nowMs,
                       expiresAtMs: nowMs + ttlSeconds * 1000, generation: 1, currentHash: token.hash, currentIssuedAtMs: nowMs,
-                      previousHash: nil, previousRotatedAtMs: nil, superseded: [], revokedAtMs: nil, revokedReason: nil)
+                      previousHash: nil, previousRotatedAtMs: nil, superseded: [], replaced: [], revokedAtMs: nil, revokedReason: nil)
     }
 
-    public var json: JSONValue {
-        func ts(_ v: Int64?) -> JSONValue { v.map { .string(ISO8601.format(milliseconds: $0, fractional: true)) } ?? .null }
-        return .object(JSONObject([
-            ("version", .int(1)), ("sessionID", .string(sessionID)), ("serviceUserID", .string(serviceUserID)),
-            ("provider", .string(provider.rawValue)), ("signInAt", ts(signInAtMs)), ("expiresAt", ts(expiresAtMs)),
-            ("generation", .int(generation)),
-            ("current", .object(JSONObject([("hash", .string(currentHash)), ("issuedAt", ts(currentIssuedAtMs))]))),
-            ("previous", previousHash.map { .object(JSONObject([("hash", .string($0)), ("rotatedAt", ts(previousRotatedAtMs))])) } ?? .null),
-            ("superseded", .array(superseded.map(JSONValue.string))),
-            ("revokedAt", ts(revokedAtMs)), ("revokedReason", revokedReason.map(JSONValue.string) ?? .null),
-        ]))
-    }
-
-    init?(json: JSONValue) {
-        func ts(_ v: JSONValue?) -> Int64? { v?.stringValue.flatMap(ISO8601.parse) }
-        guard let o = json.objectValue, let sid = o["sessionID"]?.stringValue, let uid = o["serviceUserID"]?.stringValue,
-              let provider = o["provider"]?.stringValue.flatMap(IdentityProvider.init(rawValue:)),
-              let signIn = ts(o["signInAt"]), let expires = ts(o["expiresAt"]), let current = o["current"]?.objectValue,
-              let currentHash = current["hash"]?.stringValue, let issued = ts(current["issuedAt"])
-        else { return nil }
-        let previous = o["previous"]?.objectValue
-        self.init(sessionID: sid, serviceUserID: uid, provider: provider, signInAtMs: signIn, expiresAtMs: expires,
-                  generation: o["generation"]?.int64Value ?? 1, currentHash: currentHash, currentIssuedAtMs: issued,
-                  previousHash: previous?["hash"]?.stringValue, previousRotatedAtMs: ts(previous?["rotatedAt"]),
-                  superseded: o["superseded"]?.arrayValue?.compactMap(\.stringValue) ?? [],
-                  revokedAtMs: ts(o["revokedAt"]), revokedReason: o["revokedReason"]?.stringValue)
-    }
-
-    public init(sessionID: String, serviceUserID: String, provider: IdentityProvider, signInAtMs: Int64, expiresAtMs: Int64,
+    public init(sessionID: String, serviceUserID: String, identity: SessionIdentity, device: String?, signInAtMs: Int64, expiresAtMs: Int64,
                 generation: Int64, currentHash: String, currentIssuedAtMs: Int64, previousHash: String?, previousRotatedAtMs: Int64?,
-                superseded: [String], revokedAtMs: Int64?, revokedReason: String?)
+                superseded: [String], replaced: [String], revokedAtMs: Int64?, revokedReason: String?)
     {
         self.sessionID = sessionID
         self.serviceUserID = serviceUserID
-        self.provider = provider
+        self.identity = identity
+        self.device = device
         self.signInAtMs = signInAtMs
         self.expiresAtMs = expiresAtMs
         self.generation = generation
@@ -75,56 +62,67 @@ public struct SessionRecord: Sendable, Equatable {
         self.previousHash = previousHash
         self.previousRotatedAtMs = previousRotatedAtMs
         self.superseded = superseded
+        self.replaced = replaced
         self.revokedAtMs = revokedAtMs
         self.revokedReason = revokedReason
     }
 
-    /// What a presented token means for this session (CONTRACT.md, auth-refresh):
-    public enum Decision: Equatable, Sendable {
-        /// The current token: rotate normally.
-        case rotate
-        /// The token just rotated out, within the grace: answer with yet another token; the
-        /// current one stops working. Concurrent refreshes of one token all land here after the
-        /// first, so they leave exactly one working token and no revoked session.
-        case graceRotate
-        /// A token this session issued inside a grace window and then replaced: it stops
-        /// working, but presenting it is not theft (its sibling answer won), so no revocation.
-        case superseded
-        /// An older token, or the previous one after the grace: the session is revoked.
-        case reuse
+    /// What a presented token is to this session (CONTRACT.md, auth-refresh).
+    public enum Presented: Equatable, Sendable {
+        /// The current token.
+        case current
+        /// The token the last normal rotation replaced, within the grace: a lost answer's retry.
+        case justRotated
+        /// Replaced by a grace rotation, still inside that grace window: refused, nothing revoked.
+        case supersededInGrace
+        /// Issued and replaced by this session, outside those windows: reuse, the session is revoked.
+        case reused
+        /// Never issued by this session (a forged or corrupted secret): refused, nothing changes.
+        case unknown
+        /// A token of this session, but the session has ended.
         case expired
         case revoked
     }
 
-    public func decide(tokenHash: String, nowMs: Int64, graceSeconds: Int64) -> Decision {
+    public func classify(tokenHash: String, nowMs: Int64, graceSeconds: Int64) -> Presented {
         let presented = Array(tokenHash.utf8)
         func matches(_ stored: String?) -> Bool { stored.map { constantTimeEqual(Array($0.utf8), presented) } ?? false }
+        let inGrace = previousRotatedAtMs.map { nowMs - $0 <= graceSeconds * 1000 } ?? false
+        let kind: Presented
+        if matches(currentHash) {
+            kind = .current
+        } else if matches(previousHash) {
+            kind = inGrace ? .justRotated : .reused
+        } else if superseded.contains(where: matches) {
+            kind = inGrace ? .supersededInGrace : .reused
+        } else if replaced.contains(where: matches) {
+            kind = .reused
+        } else {
+            return .unknown // checked first: a forged token learns nothing about the session's state
+        }
         if isRevoked { return .revoked }
         if nowMs >= expiresAtMs { return .expired }
-        if matches(currentHash) { return .rotate }
-        if matches(previousHash) {
-            let rotatedAt = previousRotatedAtMs ?? 0
-            return nowMs - rotatedAt <= graceSeconds * 1000 ? .graceRotate : .reuse
-        }
-        if superseded.contains(where: { matches($0) }) { return .superseded }
-        return .reuse
+        return kind
     }
 
-    /// The record after answering `decision` with `newToken`.
-    public func rotated(by decision: Decision, newToken: RefreshToken, nowMs: Int64) -> SessionRecord {
+    /// The record after answering a refresh of a `.current` or `.justRotated` token with `newToken`.
+    public func rotated(from presented: Presented, newToken: RefreshToken, nowMs: Int64) -> SessionRecord {
         var next = self
         next.generation += 1
-        switch decision {
-        case .rotate:
+        switch presented {
+        case .current:
+            next.replaced = Array((replaced + [previousHash].compactMap { $0 } + superseded).suffix(SessionRecord.maxReplaced))
             next.previousHash = currentHash
             next.previousRotatedAtMs = nowMs
             next.superseded = []
-        case .graceRotate:
-            // The grace window stays anchored at the original rotation; the replaced current
-            // token is remembered as superseded (bounded list).
-            next.superseded = Array((superseded + [currentHash]).suffix(SessionRecord.maxSuperseded))
+        case .justRotated:
+            // The grace window stays anchored at the normal rotation; the current token it
+            // replaces becomes superseded.
+            let all = superseded + [currentHash]
+            next.superseded = Array(all.suffix(SessionRecord.maxSuperseded))
+            next.replaced = Array((replaced + all.dropLast(SessionRecord.maxSuperseded)).suffix(SessionRecord.maxReplaced))
         default:
-            preconditionFailure("rotated(by:) takes .rotate or .graceRotate")
+            preconditionFailure("rotated(from:) takes .current or .justRotated")
         }
         next.currentHash = newToken.hash
         next.currentIssuedAtMs = nowMs

@@ -43,6 +43,8 @@ extension ServiceError {
             throw UnclassifiedFailure(errorType: "AWS.\(aws.code ?? String(describing: aws.kind))", errorMessage: "S3/STS refused a request: \(aws.code ?? "\(aws.kind)")")
         case .corruptDocument(let key, let reason):
             throw UnclassifiedFailure(errorType: "Account.CorruptDocument", errorMessage: "\(redactedKey(key)): \(reason)")
+        case .internalError(let reason):
+            throw UnclassifiedFailure(errorType: "Account.InternalError", errorMessage: reason)
         }
     }
 

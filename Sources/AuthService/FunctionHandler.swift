@@ -73,6 +73,25 @@ extension EventReader {
     func idToken() throws(ServiceError) -> String { try requiredString("idToken", maxBytes: EventReader.maxIDTokenBytes) }
 
     func refreshToken() throws(ServiceError) -> String { try requiredString("refreshToken", maxBytes: 1024) }
+
+    /// Contract: the optional `device` label is at most 64 characters. Counted as Unicode scalars
+    /// (grapheme counting would need the stdlib's Unicode tables); control characters are refused
+    /// so the label prints as one line. An empty label is no label.
+    func deviceLabel() throws(ServiceError) -> String? {
+        guard let text = try optionalString("device", maxBytes: 256), !text.isEmpty else { return nil }
+        guard text.unicodeScalars.count <= 64 else { throw ServiceError(.invalidRequest, "Field 'device' is longer than 64 characters.") }
+        guard !text.unicodeScalars.contains(where: { $0.value < 0x20 || ($0.value >= 0x7F && $0.value < 0xA0) }) else {
+            throw ServiceError(.invalidRequest, "Field 'device' has a control character.")
+        }
+        return text
+    }
+
+    /// A session id as `list` shows them: 32 lowercase hex characters.
+    func sessionID() throws(ServiceError) -> String {
+        let text = try requiredString("sessionId", maxBytes: 64)
+        guard AccountKeys.isHexID(text) else { throw ServiceError(.invalidRequest, "Field 'sessionId' is not a session id.") }
+        return text
+    }
 }
 
 func verify(_ verifier: TokenVerifier, token: String, provider: IdentityProvider, nonce: String?, deadline: Deadline) throws(ServiceError) -> VerifiedIdentity {

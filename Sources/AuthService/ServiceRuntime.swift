@@ -18,7 +18,8 @@ public final class ServiceRuntime {
         self.configuration = configuration
         self.http = http
         verifier = TokenVerifier(configuration: configuration.verifier, http: http)
-        let backend = AWSBackend(http: http, config: configuration.aws, bucket: configuration.account.bucket)
+        let backend = AWSBatch(s3: S3Client(http: http, config: configuration.aws, bucket: configuration.account.bucket),
+                               sts: STSClient(http: http, config: configuration.aws))
         accounts = AccountService(backend: backend, settings: configuration.account)
     }
 

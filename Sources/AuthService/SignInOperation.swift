@@ -16,10 +16,11 @@ public final class SignInOperation: FunctionOperation {
         let intent = SignInIntent(rawValue: try request.choice("intent", ["signin", "signup", "auto"], default: "auto"))!
         let nonce = try request.optionalString("nonce", maxBytes: 512)
         let fullName = try request.optionalString("fullName", maxBytes: 512)
+        let device = try request.deviceLabel()
         let identity = try verify(runtime.verifier, token: token, provider: provider, nonce: nonce, deadline: deadline)
         let outcome: SignInOutcome
         do throws(AccountError) {
-            outcome = try runtime.accounts.signIn(identity: identity, intent: intent, fullName: fullName, deadline: deadline)
+            outcome = try runtime.accounts.signIn(identity: identity, intent: intent, fullName: fullName, device: device, deadline: deadline)
         } catch {
             throw try ServiceError.from(error, provider: provider)
         }

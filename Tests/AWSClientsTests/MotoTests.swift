@@ -210,7 +210,7 @@ import CurlHTTP
             .s3Put(S3Put(key: prefix + "new", body: bytes("new"), contentType: "text/plain", condition: .ifNoneMatch)),
             .s3Get(key: prefix + "missing"),
             .assumeRole(AssumeRoleRequest(roleARN: env.roleARN, sessionName: "batch-1", durationSeconds: 900)),
-            .s3Delete(key: prefix + "old"),
+            .s3Delete(key: prefix + "old", condition: .none),
             .s3Get(key: "not a key"),
         ], deadline: .after(milliseconds: 20_000))
         #expect(http.roundCount == rounds + 1, "one overlapped round for S3 and STS together")
@@ -218,7 +218,7 @@ import CurlHTTP
         guard case .success(.object(nil)) = results[1] else { Issue.record("get missing: \(results[1])"); return }
         guard case .success(.credentials(let creds)) = results[2] else { Issue.record("assume role: \(results[2])"); return }
         #expect(creds.accessKeyID.hasPrefix("ASIA"))
-        guard case .success(.deleted) = results[3] else { Issue.record("delete: \(results[3])"); return }
+        guard case .success(.deleted(.deleted)) = results[3] else { Issue.record("delete: \(results[3])"); return }
         guard case .failure(let refused) = results[4] else { Issue.record("bad key sent"); return }
         #expect(refused.kind == .invalidRequest && refused.attempts == 0)
         #expect(try batch.s3.get(prefix + "old", deadline: .after(milliseconds: 20_000)) == nil)

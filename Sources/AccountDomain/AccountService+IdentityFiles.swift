@@ -1,0 +1,47 @@
+import AWSClients
+import CurlHTTP
+import PlatformSupport
+
+/// What an identity file says: the account it maps to and the link it was created by.
+struct IdentityMapping {
+    var uuid: String
+    /// Nil for files written before link ids existed.
+    var linkID: String?
+    /// As read (ETag and version, for a delete of exactly this file); nil for one not yet written.
+    var object: S3Object?
+}
+
+extension AccountService {
+    /// The identity file `object` read at `key`, or nil when there is none.
+    func mapping(_ object: S3Object?, key: String) throws(AccountError) -> IdentityMapping? {
+        guard let object else { return nil }
+        let text = String(decoding: object.body, as: UTF8.self)
+        guard AccountKeys.isCanonicalUUID(text) else { throw .corruptDocument(key: key, reason: "identity file does not hold a UUID") }
+        let linkID = object.metadata(AccountKeys.linkIDMetadata)
+        if let linkID, !AccountKeys.isHexID(linkID) { throw .corruptDocument(key: key, reason: "identity file has a malformed link id") }
+        return IdentityMapping(uuid: text, linkID: linkID, object: object)
+    }
+
+    /// Creates the identity file (`If-None-Match: *`, never overwritten): the UUID as text, the
+    /// link id as metadata.
+    func identityPut(_ key: String, uuid: String, linkID: String) -> S3Put {
+        S3Put(key: key, body: Array(uuid.utf8), contentType: "text/plain", condition: .ifNoneMatch, metadata: [(AccountKeys.linkIDMetadata, linkID)])
+    }
+
+    /// Deletes exactly the identity file that was read, never a newer one under the same key: by
+    /// version in a versioned bucket (which also leaves no old version holding the UUID), else by
+    /// `If-Match` on its ETag (which equals any re-creation for the same account; see
+    /// docs/decisions.md).
+    func identityDelete(_ mapping: IdentityMapping) -> S3DeleteCondition {
+        guard let object = mapping.object else { return .none }
+        if let version = object.versionID { return .version(version) }
+        return .ifMatch(object.etag)
+    }
+
+    func parseToken(_ text: String) throws(AccountError) -> RefreshToken {
+        guard let token = RefreshToken.parse(text), AccountKeys.isCanonicalUUID(token.serviceUserID) else {
+            throw .sessionInvalid(reason: "malformed")
+        }
+        return token
+    }
+}

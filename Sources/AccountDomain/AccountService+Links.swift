@@ -1,0 +1,145 @@
+import AWSClients
+import CurlHTTP
+import PlatformSupport
+import TokenVerification
+
+/// Link and unlink (CONTRACT.md, auth-link). See `ProvidersDocument` for the pending and retired
+/// entries that keep identity files and providers.json in agreement.
+extension AccountService {
+    /// Link: claim the provider slot (pending) → identity file (commit) → activate.
+    public func link(token: String, identity: VerifiedIdentity, deadline: Deadline) throws(AccountError) -> LinkOutcome {
+        let key = AccountKeys.identity(identity.provider, identity.subject)
+        let auth = try authenticate(token, recent: true, alsoRead: [key], deadline: deadline)
+        let uuid = auth.token.serviceUserID
+        var account = auth.account
+        if let existing = try mapping(auth.extra[0], key: key) {
+            guard existing.uuid == uuid else { throw .providerAlreadyLinked }
+            if account.providers.state(of: identity.provider, id: identity.subject, linkID: existing.linkID) == .active {
+                return LinkOutcome(status: .alreadyLinked, account: account)
+            }
+            // providers.json was read in the same round as the file, so it may be older than the
+            // file: only a copy read after the file can tell a pending link from a stale one.
+            let docs = try readAccount(uuid, deadline: deadline)
+            guard let fresh = try self.account(uuid: uuid, profile: docs.profile, providers: docs.providers) else {
+                throw .sessionInvalid(reason: "the account is incomplete; sign in again to complete it")
+            }
+            account = fresh
+            switch account.providers.state(of: identity.provider, id: identity.subject, linkID: existing.linkID) {
+            case .active:
+                return LinkOutcome(status: .alreadyLinked, account: account)
+            case .pending, .legacyUnlisted:
+                // An earlier attempt (this client's, or a concurrent one) got as far as the file.
+                if let completed = try completeLink(account, existing, identity, deadline: deadline) {
+                    return LinkOutcome(status: .linked, account: completed)
+                }
+                _ = try backend.delete(key, identityDelete(existing), deadline: deadline)
+            case .stale:
+                _ = try backend.delete(key, identityDelete(existing), deadline: deadline)
+            }
+        }
+
+        // 1. Claim the provider's slot. A concurrent link of the same identity shares the claim.
+        let now = environment.now()
+        var linkID = environment.hexID()
+        var alreadyListed = false
+        account = try updateProviders(account, deadline: deadline) { (doc: inout ProvidersDocument) throws(AccountError) -> Bool in
+            alreadyListed = false
+            if doc.index(of: identity.provider, id: identity.subject) != nil {
+                alreadyListed = true
+                return false
+            }
+            if doc.active(identity.provider) != nil { throw .providerAlreadyLinked }
+            if let claim = doc.livePending(identity.provider, nowMs: now) {
+                guard claim.id == identity.subject else { throw .providerAlreadyLinked }
+                linkID = claim.linkID
+                return false
+            }
+            doc.pending.removeAll { $0.type == identity.provider } // abandoned claims
+            doc.pending.append(PendingLink(type: identity.provider, id: identity.subject, linkID: linkID, sinceMs: now))
+            return true
+        }
+        if alreadyListed { return LinkOutcome(status: .alreadyLinked, account: account) }
+
+        // 2. The identity file: the commit point.
+        switch try backend.put(identityPut(key, uuid: uuid, linkID: linkID), deadline: deadline) {
+        case .stored: break
+        case .preconditionFailed:
+            let winner = try mapping(backend.get(key, deadline: deadline), key: key)
+            guard let winner, winner.uuid == uuid, winner.linkID == linkID else {
+                // Another account took the identity (or it changed under us): give the slot back.
+                _ = try? cancelClaim(account, identity, linkID: linkID, deadline: deadline)
+                throw winner.map { $0.uuid == uuid } == false ? .providerAlreadyLinked : .conflict("the identity file changed during link")
+            }
+        }
+
+        // 3. Activate.
+        let m = IdentityMapping(uuid: uuid, linkID: linkID, object: nil)
+        guard let linked = try completeLink(account, m, identity, deadline: deadline) else {
+            // The claim was abandoned and taken over meanwhile (this link outlived the claim's
+            // lifetime): remove the file this link wrote.
+            if let mine = try mapping(backend.get(key, deadline: deadline), key: key), mine.uuid == uuid, mine.linkID == linkID {
+                _ = try backend.delete(key, identityDelete(mine), deadline: deadline)
+            }
+            throw .conflict("the link took too long; retry")
+        }
+        return LinkOutcome(status: .linked, account: linked)
+    }
+
+    /// Gives back a claim whose identity file was never written by this link.
+    func cancelClaim(_ account: Account, _ identity: VerifiedIdentity, linkID: String, deadline: Deadline) throws(AccountError) -> Account {
+        try updateProviders(account, deadline: deadline) { (doc: inout ProvidersDocument) throws(AccountError) -> Bool in
+            guard doc.pending.contains(where: { $0.linkID == linkID }) else { return false }
+            doc.pending.removeAll { $0.linkID == linkID }
+            return true
+        }
+    }
+
+    /// Unlink: providers.json first (retire the entry; the commit point), then that identity file.
+    public func unlink(token: String, provider: IdentityProvider, deadline: Deadline) throws(AccountError) -> LinkOutcome {
+        let auth = try authenticate(token, recent: true, deadline: deadline)
+        let uuid = auth.token.serviceUserID
+        let now = environment.now()
+        var target: (id: String, linkID: String?)?
+        var finishing = false
+        var account = try updateProviders(auth.account, deadline: deadline) { (doc: inout ProvidersDocument) throws(AccountError) -> Bool in
+            finishing = false
+            if let i = doc.providers.firstIndex(where: { $0.type == provider }) {
+                guard doc.providers.count > 1 else { throw .lastProvider }
+                let link = doc.providers.remove(at: i)
+                doc.retire(provider, id: link.id, linkID: link.linkID, nowMs: now)
+                doc.normalizePrimary()
+                target = (link.id, link.linkID)
+                return true
+            }
+            if let i = doc.pending.firstIndex(where: { $0.type == provider }) {
+                // A link under way, or one that stopped after its file: cancel it.
+                let claim = doc.pending.remove(at: i)
+                doc.retire(provider, id: claim.id, linkID: claim.linkID, nowMs: now)
+                target = (claim.id, claim.linkID)
+                return true
+            }
+            // Already committed (by an earlier attempt whose answer or clean-up failed): finish.
+            guard let last = doc.retired.last(where: { $0.type == provider }) else { throw .providerNotLinked }
+            target = (last.id, last.linkID)
+            finishing = true
+            return false
+        }
+        guard let target else { throw .internalError("unlink chose no identity") }
+        let key = AccountKeys.identity(provider, target.id)
+        let leftover = try mapping(backend.get(key, deadline: deadline), key: key)
+        let ours = leftover.map { $0.uuid == uuid && $0.linkID == target.linkID } ?? false
+        if finishing && !ours { throw .providerNotLinked }
+        var round = Round()
+        let fileSlot = ours ? round.delete(key, identityDelete(leftover!)) : nil
+        let primary = account.providers.primaryProvider
+        if account.profile.primaryProvider != primary {
+            account = try updateProfile(account, deadline: deadline) { (p: inout Profile) -> Bool in
+                guard p.primaryProvider != primary else { return false }
+                p.primaryProvider = primary
+                return true
+            }
+        }
+        if let fileSlot { _ = try backend.run(round, deadline: deadline).value(fileSlot) }
+        return LinkOutcome(status: .unlinked, account: account)
+    }
+}

@@ -1,0 +1,102 @@
+import AWSClients
+import CurlHTTP
+import PlatformSupport
+
+/// The account's sessions (CONTRACT.md, auth-refresh `list`, `signoutOthers`, `signoutSession`).
+/// Reading them also clears out records that can never work again (revoked, expired, or signed in
+/// with a link that was since removed); the template's lifecycle rule catches the rest.
+extension AccountService {
+    public func listSessions(token: String, deadline: Deadline) throws(AccountError) -> [SessionSummary] {
+        let auth = try authenticate(token, recent: false, deadline: deadline)
+        return try liveSessions(auth, deadline: deadline).map { (record, _) in
+            SessionSummary(sessionID: record.sessionID, provider: record.identity.provider, device: record.device, signedInAtMs: record.signInAtMs,
+                           lastRefreshedAtMs: record.currentIssuedAtMs, expiresAtMs: record.expiresAtMs,
+                           isCurrent: record.sessionID == auth.token.sessionID)
+        }.sorted { ($0.signedInAtMs, $0.sessionID) > ($1.signedInAtMs, $1.sessionID) }
+    }
+
+    /// Revokes every other live session of the account; answers how many there were.
+    public func signOutOthers(token: String, deadline: Deadline) throws(AccountError) -> Int {
+        let auth = try authenticate(token, recent: true, deadline: deadline)
+        let others = try liveSessions(auth, deadline: deadline).filter { $0.0.sessionID != auth.token.sessionID }
+        let reason = "signed out by another session"
+        var count = 0
+        for start in stride(from: 0, to: others.count, by: AccountService.sessionsPerRound) {
+            let chunk = others[start..<min(start + AccountService.sessionsPerRound, others.count)]
+            var round = Round()
+            let slots = chunk.map { round.put(sessionPut($0.0.revoked(reason: reason, nowMs: environment.now()), .ifMatch($0.1))) }
+            let answers = backend.run(round, deadline: deadline)
+            for ((record, _), slot) in zip(chunk, slots) {
+                if case .stored = try answers.value(slot) {
+                    count += 1
+                } else if try revokeSession(record.serviceUserID, record.sessionID, reason: reason, deadline: deadline) {
+                    count += 1 // it changed meanwhile (a refresh): revoke what it is now
+                }
+            }
+        }
+        return count
+    }
+
+    /// Revokes one session of the account. The presented session itself needs only its current
+    /// token; another one needs a recent sign-in. An id that names no session of this account
+    /// changes nothing and answers the same.
+    public func signOutSession(token: String, sessionID: String, deadline: Deadline) throws(AccountError) {
+        let own = RefreshToken.parse(token)?.sessionID == sessionID
+        let auth = try authenticate(token, recent: !own, deadline: deadline)
+        guard AccountKeys.isHexID(sessionID) else { return } // names no session: nothing changes
+        _ = try revokeSession(auth.token.serviceUserID, sessionID, reason: own ? "signed out" : "signed out by another session", deadline: deadline)
+    }
+
+    /// Marks one session revoked (If-Match, re-read on a lost race). True when it was live.
+    func revokeSession(_ uuid: String, _ sessionID: String, reason: String, deadline: Deadline) throws(AccountError) -> Bool {
+        let key = AccountKeys.session(uuid, sessionID)
+        for _ in 0..<AccountService.maxConditionalAttempts {
+            guard let object = try backend.get(key, deadline: deadline) else { return false }
+            let record = try decodeDocument(object.body, key: key, SessionRecord.init(json:))
+            guard record.serviceUserID == uuid, record.isLive(nowMs: environment.now()) else { return false }
+            if case .stored = try backend.put(sessionPut(record.revoked(reason: reason, nowMs: environment.now()), .ifMatch(object.etag)), deadline: deadline) {
+                return true
+            }
+            pauseAfterLostRace()
+        }
+        throw .conflict("a session kept changing while signing it out")
+    }
+
+    /// The account's live sessions (first page of up to 1,000 records, read `sessionsPerRound`
+    /// at a time). Records that can never work again are deleted along the way, best effort.
+    func liveSessions(_ auth: AuthenticatedSession, deadline: Deadline) throws(AccountError) -> [(SessionRecord, String)] {
+        let uuid = auth.token.serviceUserID
+        var listing = Round()
+        let page = listing.list(AccountKeys.sessionsPrefix(uuid))
+        let keys = try backend.run(listing, deadline: deadline).value(page).keys.filter {
+            $0.hasSuffix(".json") && AccountKeys.isHexID(String($0.dropFirst(AccountKeys.sessionsPrefix(uuid).utf8.count).dropLast(5)))
+        }
+        let now = environment.now()
+        var live: [(SessionRecord, String)] = []
+        var dead: [String] = []
+        for start in stride(from: 0, to: keys.count, by: AccountService.sessionsPerRound) {
+            let chunk = Array(keys[start..<min(start + AccountService.sessionsPerRound, keys.count)])
+            var round = Round()
+            let slots = chunk.map { round.get($0) }
+            let answers = backend.run(round, deadline: deadline)
+            for (key, slot) in zip(chunk, slots) {
+                guard let object = try answers.value(slot) else { continue }
+                let record = try decodeDocument(object.body, key: key, SessionRecord.init(json:))
+                guard record.serviceUserID == uuid else { throw .corruptDocument(key: key, reason: "session names another account") }
+                let listed = auth.account.providers.lists(record.identity)
+                if record.isLive(nowMs: now) && listed {
+                    live.append((record, object.etag))
+                } else if !record.isLive(nowMs: now) || now - record.signInAtMs > ProvidersDocument.pendingLifetimeMs {
+                    // Unlisted but young: its sign-in may still be completing a pending link.
+                    dead.append(key)
+                }
+            }
+        }
+        if !dead.isEmpty {
+            var cleanup = Round()
+            for key in dead.prefix(AccountService.sessionsPerRound) { _ = cleanup.delete(key, .none) }
+            _ = backend.run(cleanup, deadline: deadline)
+        }
+        return live
+    }
+}

@@ -1,0 +1,218 @@
+import AWSClients
+import CurlHTTP
+import PlatformSupport
+import TokenVerification
+
+/// Sign-in and sign-up (CONTRACT.md, auth-signin). An existing user costs two rounds: the identity
+/// file, then profile, providers, the new session and the credentials together.
+extension AccountService {
+    enum ExistingSignIn {
+        case signedIn(SignInOutcome)
+        /// The identity file was a leftover (an unlinked or abandoned link's) and is gone now.
+        case stale
+    }
+
+    public func signIn(identity: VerifiedIdentity, intent: SignInIntent, fullName: String?, device: String? = nil,
+                       deadline: Deadline) throws(AccountError) -> SignInOutcome {
+        guard AccountKeys.isValidProviderID(identity.subject) else { throw .internalError("provider subject failed validation") }
+        let key = AccountKeys.identity(identity.provider, identity.subject)
+        // A stale identity file is removed once and the sign-in starts over as if there had been none.
+        for _ in 0..<2 {
+            var found = try mapping(backend.get(key, deadline: deadline), key: key)
+            if found == nil {
+                guard intent != .signin else { throw .accountNotFound }
+                let fresh = IdentityMapping(uuid: environment.uuid(), linkID: environment.hexID(), object: nil)
+                switch try backend.put(identityPut(key, uuid: fresh.uuid, linkID: fresh.linkID!), deadline: deadline) {
+                case .stored:
+                    return try signUp(fresh, identity, fullName: fullName, device: device, deadline: deadline)
+                case .preconditionFailed:
+                    // A concurrent sign-up of the same identity won, or this write landed and its
+                    // answer was lost (the transport's retry then met our own file).
+                    guard let winner = try mapping(backend.get(key, deadline: deadline), key: key) else {
+                        throw .conflict("identity file changed during sign-up")
+                    }
+                    if winner.uuid == fresh.uuid { return try signUp(winner, identity, fullName: fullName, device: device, deadline: deadline) }
+                    found = winner
+                }
+            }
+            switch try signInExisting(found!, key: key, identity, intent: intent, fullName: fullName, device: device, deadline: deadline) {
+            case .signedIn(let outcome): return outcome
+            case .stale: if intent == .signin { throw .accountNotFound }
+            }
+        }
+        throw .conflict("the identity kept changing during sign-in")
+    }
+
+    /// A new account: markers, profile, providers, the session and the credentials in one round.
+    func signUp(_ m: IdentityMapping, _ identity: VerifiedIdentity, fullName: String?, device: String?, deadline: Deadline) throws(AccountError) -> SignInOutcome {
+        let now = environment.now()
+        let (token, record) = newSession(m, identity, device: device, nowMs: now)
+        let profile = Profile.new(uuid: m.uuid, displayName: displayName(identity, fullName), email: identity.email, provider: identity.provider, nowMs: now)
+        let providers = ProvidersDocument(primaryProvider: identity.provider, providers: [newLink(identity, linkID: m.linkID, nowMs: now, primary: true)])
+        var round = Round()
+        let markers = AccountKeys.markers(m.uuid).map { round.put(marker($0)) }
+        let profileSlot = round.put(jsonPut(AccountKeys.profile(m.uuid), profile.json, .ifNoneMatch))
+        let providersSlot = round.put(jsonPut(AccountKeys.providers(m.uuid), providers.json, .ifNoneMatch))
+        let sessionSlot = round.put(sessionPut(record, .ifNoneMatch))
+        let credentialsSlot = round.assumeRole(try assumeRoleRequest(m.uuid))
+        let answers = backend.run(round, deadline: deadline)
+        for slot in markers { _ = try answers.value(slot) }
+        let profileOutcome = try answers.value(profileSlot), providersOutcome = try answers.value(providersSlot)
+        _ = try answers.value(sessionSlot) // a fresh 128-bit id: a 412 can only be this write's own lost answer
+        let credentials = try answers.value(credentialsSlot)
+        let account: Account
+        if case .stored(let pe) = profileOutcome, case .stored(let ve) = providersOutcome {
+            account = Account(profile: profile, profileETag: pe, providers: providers, providersETag: ve)
+        } else {
+            let docs = try readAccount(m.uuid, deadline: deadline)
+            account = try complete(m, identity, fullName: fullName, profile: docs.profile, providers: docs.providers, deadline: deadline)
+        }
+        return SignInOutcome(isNewUser: true, account: account, session: issued(credentials, token, record))
+    }
+
+    func signInExisting(_ m: IdentityMapping, key: String, _ identity: VerifiedIdentity, intent: SignInIntent, fullName: String?, device: String?,
+                        deadline: Deadline) throws(AccountError) -> ExistingSignIn {
+        if intent == .signup {
+            // Nothing is written for ACCOUNT_ALREADY_EXISTS: look before issuing anything.
+            let docs = try readAccount(m.uuid, deadline: deadline)
+            if let existing = try account(uuid: m.uuid, profile: docs.profile, providers: docs.providers) {
+                guard existing.providers.state(of: identity.provider, id: identity.subject, linkID: m.linkID) == .stale else {
+                    throw .accountAlreadyExists
+                }
+                try discard(m, key: key, session: nil, deadline: deadline)
+                return .stale
+            }
+            _ = try complete(m, identity, fullName: fullName, profile: docs.profile, providers: docs.providers, deadline: deadline)
+        }
+        // One round for both documents, the new session and the credentials.
+        let now = environment.now()
+        let (token, record) = newSession(m, identity, device: device, nowMs: now)
+        var round = Round()
+        let profileSlot = round.get(AccountKeys.profile(m.uuid)), providersSlot = round.get(AccountKeys.providers(m.uuid))
+        let sessionSlot = round.put(sessionPut(record, .ifNoneMatch))
+        let credentialsSlot = round.assumeRole(try assumeRoleRequest(m.uuid))
+        let answers = backend.run(round, deadline: deadline)
+        let p = try answers.value(profileSlot), v = try answers.value(providersSlot)
+        _ = try answers.value(sessionSlot)
+        let credentials = try answers.value(credentialsSlot)
+        var acct: Account
+        var isNewUser = intent == .signup
+        if let loaded = try account(uuid: m.uuid, profile: p, providers: v) {
+            acct = loaded
+        } else {
+            acct = try complete(m, identity, fullName: fullName, profile: p, providers: v, deadline: deadline)
+            isNewUser = isNewUser || p == nil
+        }
+        switch acct.providers.state(of: identity.provider, id: identity.subject, linkID: m.linkID) {
+        case .active:
+            acct = refreshLastUsed(acct, identity: identity, deadline: deadline)
+        case .pending, .legacyUnlisted:
+            guard let completed = try completeLink(acct, m, identity, deadline: deadline) else {
+                try discard(m, key: key, session: record, deadline: deadline)
+                return .stale
+            }
+            acct = completed
+        case .stale:
+            try discard(m, key: key, session: record, deadline: deadline)
+            return .stale
+        }
+        return .signedIn(SignInOutcome(isNewUser: isNewUser, account: acct, session: issued(credentials, token, record)))
+    }
+
+    func newSession(_ m: IdentityMapping, _ identity: VerifiedIdentity, device: String?, nowMs: Int64) -> (RefreshToken, SessionRecord) {
+        let token = newToken(m.uuid, sessionID: environment.hexID())
+        let record = SessionRecord.new(token: token, identity: SessionIdentity(provider: identity.provider, subject: identity.subject, linkID: m.linkID),
+                                       device: device, nowMs: nowMs, ttlSeconds: settings.refreshTokenTTLSeconds)
+        return (token, record)
+    }
+
+    func newLink(_ identity: VerifiedIdentity, linkID: String?, nowMs: Int64, primary: Bool) -> ProviderLink {
+        let now = ISO8601.format(milliseconds: nowMs)
+        return ProviderLink(type: identity.provider, id: identity.subject, email: identity.email, displayName: identity.name,
+                            linkedAt: now, lastUsed: now, isPrimary: primary, linkID: linkID)
+    }
+
+    /// Writes whatever of a half-made account is missing (markers, profile, providers), each
+    /// only-if-absent, and returns the account as stored.
+    func complete(_ m: IdentityMapping, _ identity: VerifiedIdentity, fullName: String?, profile: S3Object?, providers: S3Object?,
+                  deadline: Deadline) throws(AccountError) -> Account {
+        let now = environment.now()
+        var round = Round()
+        var slots = AccountKeys.markers(m.uuid).map { round.put(marker($0)) }
+        if profile == nil {
+            let p = Profile.new(uuid: m.uuid, displayName: displayName(identity, fullName), email: identity.email, provider: identity.provider, nowMs: now)
+            slots.append(round.put(jsonPut(AccountKeys.profile(m.uuid), p.json, .ifNoneMatch)))
+        }
+        if providers == nil {
+            let v = ProvidersDocument(primaryProvider: identity.provider, providers: [newLink(identity, linkID: m.linkID, nowMs: now, primary: true)])
+            slots.append(round.put(jsonPut(AccountKeys.providers(m.uuid), v.json, .ifNoneMatch)))
+        }
+        let answers = backend.run(round, deadline: deadline)
+        for slot in slots { _ = try answers.value(slot) } // 412: someone else completed it
+        let docs = try readAccount(m.uuid, deadline: deadline)
+        guard let account = try account(uuid: m.uuid, profile: docs.profile, providers: docs.providers) else {
+            throw .conflict("the account's documents disappeared while completing it")
+        }
+        return account
+    }
+
+    /// Lists an identity whose file names a pending link (its link stopped, or is still under way,
+    /// between the file and the listing) or predates link ids. Nil when it turns out stale.
+    func completeLink(_ account: Account, _ m: IdentityMapping, _ identity: VerifiedIdentity, deadline: Deadline) throws(AccountError) -> Account? {
+        let now = environment.now()
+        var stale = false
+        let updated = try updateProviders(account, deadline: deadline) { (doc: inout ProvidersDocument) throws(AccountError) -> Bool in
+            stale = false
+            switch doc.state(of: identity.provider, id: identity.subject, linkID: m.linkID) {
+            case .active: return false
+            case .pending:
+                guard doc.activate(linkID: m.linkID!, nowMs: now, email: identity.email, displayName: identity.name) else {
+                    stale = true
+                    return false
+                }
+                return true
+            case .legacyUnlisted:
+                doc.providers.append(self.newLink(identity, linkID: nil, nowMs: now, primary: false))
+                doc.normalizePrimary()
+                return true
+            case .stale:
+                stale = true
+                return false
+            }
+        }
+        return stale ? nil : updated
+    }
+
+    /// Refreshes the identity's email and `lastUsed` in providers.json, only when something
+    /// changed, so a repeated sign-in writes nothing. Best effort: a failure answers the sign-in
+    /// with the account as read.
+    func refreshLastUsed(_ account: Account, identity: VerifiedIdentity, deadline: Deadline) -> Account {
+        let now = environment.now()
+        let needsWrite: (ProvidersDocument) -> Bool = { doc in
+            guard let i = doc.index(of: identity.provider, id: identity.subject) else { return false }
+            let link = doc.providers[i]
+            let stale = (ISO8601.parse(link.lastUsed) ?? 0) + AccountService.lastUsedGranularityMs < now
+            return stale || (identity.email != nil && identity.email != link.email)
+        }
+        guard needsWrite(account.providers) else { return account }
+        do throws(AccountError) {
+            return try updateProviders(account, deadline: deadline) { (doc: inout ProvidersDocument) throws(AccountError) -> Bool in
+                guard needsWrite(doc), let i = doc.index(of: identity.provider, id: identity.subject) else { return false }
+                doc.providers[i].lastUsed = ISO8601.format(milliseconds: now)
+                if let e = identity.email { doc.providers[i].email = e }
+                return true
+            }
+        } catch {
+            return account
+        }
+    }
+
+    /// Removes a stale identity file (exactly the version read) and, best effort, the session
+    /// record this sign-in wrote before it knew.
+    func discard(_ m: IdentityMapping, key: String, session: SessionRecord?, deadline: Deadline) throws(AccountError) {
+        var round = Round()
+        let file = round.delete(key, identityDelete(m))
+        if let session { _ = round.delete(AccountKeys.session(session.serviceUserID, session.sessionID), .none) }
+        _ = try backend.run(round, deadline: deadline).value(file)
+    }
+}

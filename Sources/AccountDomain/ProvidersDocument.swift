@@ -1,0 +1,150 @@
+import PlatformSupport
+import StrictJSON
+import TokenVerification
+
+/// `users/{uuid}/account/providers.json`: the account's linked identities, and the bookkeeping
+/// that keeps them and the identity files in agreement under races and crashes:
+///
+/// - every link has a `linkID`, also stored as the identity file's metadata and in every session
+///   signed in with it: an identity file belongs to this account's link only if its link id is
+///   listed here, and a session works only while its link id is listed;
+/// - `pending`: links under way. A link claims its provider slot here first (one conditional
+///   write, so two links of one provider cannot both win), then creates the identity file, then
+///   activates the entry. A sign-in with an identity whose file names a pending link completes it;
+/// - `retired`: links that were unlinked (the most recent few), so an unlink that failed after
+///   committing can be finished, and so the leftover identity file is recognised as stale.
+///
+/// An identity file whose link id is neither listed nor pending here is stale: no operation can
+/// ever list it again, so the next one that finds it removes it (that exact version).
+public struct ProvidersDocument: Sendable, Equatable {
+    /// A pending claim older than this is abandoned (its link crashed): a later link of the same
+    /// provider may take the slot. Far longer than any invocation can run.
+    public static let pendingLifetimeMs: Int64 = 900_000
+    static let maxRetired = 8
+
+    public var primaryProvider: IdentityProvider
+    public var providers: [ProviderLink]
+    public var pending: [PendingLink] = []
+    public var retired: [RetiredLink] = []
+    /// Members this version does not know, kept as read so an older function never drops what a
+    /// newer one wrote.
+    var extra = JSONObject()
+
+    public init(primaryProvider: IdentityProvider, providers: [ProviderLink], pending: [PendingLink] = [], retired: [RetiredLink] = []) {
+        self.primaryProvider = primaryProvider
+        self.providers = providers
+        self.pending = pending
+        self.retired = retired
+    }
+
+    /// Where an identity file's link stands in this document.
+    public enum LinkState: Equatable, Sendable {
+        case active
+        /// Claimed, identity file possibly written, not yet listed.
+        case pending
+        /// A file written before link ids existed, for an identity this document does not list:
+        /// a link that stopped between its two writes (listed again, as that version did).
+        case legacyUnlisted
+        /// Unlinked, or never completed and since abandoned: the file is a leftover.
+        case stale
+    }
+
+    public func state(of provider: IdentityProvider, id: String, linkID: String?) -> LinkState {
+        if providers.contains(where: { $0.type == provider && $0.id == id && $0.linkID == linkID }) { return .active }
+        guard let linkID else {
+            return providers.contains(where: { $0.type == provider }) ? .stale : .legacyUnlisted
+        }
+        if pending.contains(where: { $0.linkID == linkID && $0.type == provider && $0.id == id }) { return .pending }
+        return .stale
+    }
+
+    /// Whether a session that signed in with `identity` may still act (CONTRACT.md: "sessions
+    /// follow their identity"). Records from before sessions carried their identity match a
+    /// listed link of their provider that predates link ids.
+    public func lists(_ identity: SessionIdentity) -> Bool {
+        guard let sub = identity.subject else {
+            return providers.contains { $0.type == identity.provider && $0.linkID == nil }
+        }
+        return providers.contains { $0.type == identity.provider && $0.id == sub && $0.linkID == identity.linkID }
+    }
+
+    public func index(of provider: IdentityProvider, id: String) -> Int? {
+        providers.firstIndex { $0.type == provider && $0.id == id }
+    }
+
+    public func active(_ provider: IdentityProvider) -> ProviderLink? { providers.first { $0.type == provider } }
+
+    /// The live claim on `provider`'s slot, if any (expired claims do not hold it).
+    func livePending(_ provider: IdentityProvider, nowMs: Int64) -> PendingLink? {
+        pending.first { $0.type == provider && nowMs - $0.sinceMs < ProvidersDocument.pendingLifetimeMs }
+    }
+
+    /// Moves a pending link into the list. False when it is not pending (any more).
+    mutating func activate(linkID: String, nowMs: Int64, email: String?, displayName: String?) -> Bool {
+        guard let i = pending.firstIndex(where: { $0.linkID == linkID }) else { return false }
+        let claim = pending.remove(at: i)
+        guard active(claim.type) == nil else { return false }
+        let now = ISO8601.format(milliseconds: nowMs)
+        providers.append(ProviderLink(type: claim.type, id: claim.id, email: email, displayName: displayName, linkedAt: now, lastUsed: now,
+                                      isPrimary: false, linkID: claim.linkID))
+        normalizePrimary()
+        return true
+    }
+
+    /// Records an unlinked (or cancelled) link so its leftovers can be recognised and finished.
+    mutating func retire(_ provider: IdentityProvider, id: String, linkID: String?, nowMs: Int64) {
+        retired.append(RetiredLink(type: provider, id: id, linkID: linkID, atMs: nowMs))
+        retired = Array(retired.suffix(ProvidersDocument.maxRetired))
+    }
+
+    /// Re-derives every `isPrimary` flag from `primaryProvider`, so the two never disagree.
+    mutating func normalizePrimary() {
+        if !providers.contains(where: { $0.type == primaryProvider }), let first = providers.first { primaryProvider = first.type }
+        var marked = false
+        for i in providers.indices {
+            providers[i].isPrimary = !marked && providers[i].type == primaryProvider
+            if providers[i].isPrimary { marked = true }
+        }
+    }
+}
+
+/// One entry of `providers.json`.
+public struct ProviderLink: Sendable, Equatable {
+    public var type: IdentityProvider
+    public var id: String
+    public var email: String?
+    public var displayName: String?
+    public var linkedAt: String
+    public var lastUsed: String
+    public var isPrimary: Bool
+    /// Nil for links made before link ids existed.
+    public var linkID: String?
+
+    public init(type: IdentityProvider, id: String, email: String?, displayName: String?, linkedAt: String, lastUsed: String, isPrimary: Bool,
+                linkID: String?) {
+        self.type = type
+        self.id = id
+        self.email = email
+        self.displayName = displayName
+        self.linkedAt = linkedAt
+        self.lastUsed = lastUsed
+        self.isPrimary = isPrimary
+        self.linkID = linkID
+    }
+}
+
+/// A claim on a provider slot by a link under way (see `ProvidersDocument`).
+public struct PendingLink: Sendable, Equatable {
+    public var type: IdentityProvider
+    public var id: String
+    public var linkID: String
+    public var sinceMs: Int64
+}
+
+/// A link that was unlinked or cancelled.
+public struct RetiredLink: Sendable, Equatable {
+    public var type: IdentityProvider
+    public var id: String
+    public var linkID: String?
+    public var atMs: Int64
+}

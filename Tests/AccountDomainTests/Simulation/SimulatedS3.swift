@@ -1,0 +1,115 @@
+import AWSClients
+import StrictJSON
+@testable import AccountDomain
+
+/// S3 and STS as the account flows use them, in memory, with S3's semantics: versions and delete
+/// markers (when versioned), ETags that depend only on the bytes (two objects with the same body
+/// have the same ETag, as with S3's MD5), user metadata and tags, `If-None-Match: *` and
+/// `If-Match` on PUT (412), `If-Match` and `versionId` on DELETE, ListObjectsV2 in key order.
+/// Not thread-safe: the simulation's scheduler lets one caller in at a time.
+final class SimulatedS3 {
+    struct Version {
+        var body: [UInt8]
+        var etag: String
+        var contentType: String
+        var metadata: [(String, String)]
+        var tags: [(String, String)]
+        var versionID: String
+        var isDeleteMarker: Bool
+    }
+
+    let versioned: Bool
+    /// Every version of every key, oldest first (unversioned: at most one).
+    private(set) var history: [String: [Version]] = [:]
+    private var versionCounter = 0
+    private var credentialsCounter = 0
+    /// AssumeRole requests answered, in order.
+    private(set) var assumed: [AssumeRoleRequest] = []
+
+    init(versioned: Bool = true) { self.versioned = versioned }
+
+    func current(_ key: String) -> Version? {
+        guard let v = history[key]?.last, !v.isDeleteMarker else { return nil }
+        return v
+    }
+
+    /// Keys with a current object, sorted (byte order, as S3 lists them).
+    var keys: [String] { history.keys.filter { current($0) != nil }.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) } }
+
+    func text(_ key: String) -> String? { current(key).map { String(decoding: $0.body, as: UTF8.self) } }
+
+    func json(_ key: String) -> JSONValue? { current(key).flatMap { try? JSONParser.parse($0.body) } }
+
+    /// Writes an object directly (test set-up), as an unconditional PUT would.
+    @discardableResult
+    func store(_ key: String, _ body: [UInt8], contentType: String = "application/json", metadata: [(String, String)] = []) -> String {
+        write(key, body, contentType: contentType, metadata: metadata, tags: [])
+    }
+
+    /// Answers one call as S3/STS would.
+    func apply(_ call: AWSCall) -> Result<AWSCallOutcome, AWSError> {
+        switch call {
+        case .s3Get(let key):
+            if let problem = ObjectKeyRule.problem(key) { return .failure(AWSError(kind: .invalidRequest, message: problem)) }
+            guard let v = current(key) else { return .success(.object(nil)) }
+            return .success(.object(S3Object(body: v.body, etag: v.etag, contentType: v.contentType, metadata: v.metadata,
+                                             versionID: versioned ? v.versionID : nil)))
+        case .s3Put(let put):
+            if let problem = ObjectKeyRule.problem(put.key) { return .failure(AWSError(kind: .invalidRequest, message: problem)) }
+            switch put.condition {
+            case .ifNoneMatch where current(put.key) != nil: return .success(.stored(.preconditionFailed))
+            case .ifMatch(let etag) where current(put.key)?.etag != etag: return .success(.stored(.preconditionFailed))
+            default: break
+            }
+            return .success(.stored(.stored(etag: write(put.key, put.body, contentType: put.contentType, metadata: put.metadata, tags: put.tags))))
+        case .s3Delete(let key, let condition):
+            if let problem = ObjectKeyRule.problem(key) { return .failure(AWSError(kind: .invalidRequest, message: problem)) }
+            switch condition {
+            case .none:
+                removeCurrent(key)
+            case .ifMatch(let etag):
+                guard let v = current(key) else { return .success(.deleted(.deleted)) } // 404: nothing to delete
+                guard v.etag == etag else { return .success(.deleted(.preconditionFailed)) }
+                removeCurrent(key)
+            case .version(let id):
+                history[key]?.removeAll { $0.versionID == id }
+                if history[key]?.isEmpty == true { history[key] = nil }
+            }
+            return .success(.deleted(.deleted))
+        case .s3List(let prefix):
+            let all = keys.filter { $0.hasPrefix(prefix) }
+            return .success(.listing(S3Listing(keys: Array(all.prefix(1000)), isTruncated: all.count > 1000, continuationToken: all.count > 1000 ? "more" : nil)))
+        case .assumeRole(let request):
+            assumed.append(request)
+            credentialsCounter += 1
+            return .success(.credentials(TemporaryCredentials(accessKeyID: "ASIASIMULATED\(credentialsCounter)", secretAccessKey: "simulated-secret",
+                                                              sessionToken: "simulated-session-\(credentialsCounter)", expiration: "2030-01-01T00:00:00Z")))
+        }
+    }
+
+    private func write(_ key: String, _ body: [UInt8], contentType: String, metadata: [(String, String)], tags: [(String, String)]) -> String {
+        versionCounter += 1
+        let v = Version(body: body, etag: SimulatedS3.etag(body), contentType: contentType, metadata: metadata, tags: tags,
+                        versionID: "v\(versionCounter)", isDeleteMarker: false)
+        if versioned { history[key, default: []].append(v) } else { history[key] = [v] }
+        return v.etag
+    }
+
+    private func removeCurrent(_ key: String) {
+        if versioned {
+            guard history[key] != nil else { return }
+            versionCounter += 1
+            history[key]!.append(Version(body: [], etag: "", contentType: "", metadata: [], tags: [], versionID: "v\(versionCounter)", isDeleteMarker: true))
+        } else {
+            history[key] = nil
+        }
+    }
+
+    /// Like S3's MD5 ETag, a function of the bytes only (FNV-1a 64 here: enough to tell bodies apart).
+    static func etag(_ body: [UInt8]) -> String {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in body { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+        let hex = String(h, radix: 16)
+        return "\"" + String(repeating: "0", count: 16 - hex.count) + hex + "\""
+    }
+}

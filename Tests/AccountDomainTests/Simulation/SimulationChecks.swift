@@ -1,0 +1,252 @@
+import AWSClients
+import CurlHTTP
+import PlatformSupport
+import StrictJSON
+import TokenVerification
+@testable import AccountDomain
+
+/// The invariants of CONTRACT.md checked after every simulated run:
+/// 1. operations: no unclassified error (a bug); a forged token changed nothing; a refresh that
+///    answered failure spent nothing; no refresh succeeded for a session whose link was already
+///    retired when it started; a link that answered success stays listed unless an unlink retired
+///    it; a replaced token presented outside the grace windows revokes the session (reuse); an
+///    unlink never answers PROVIDER_NOT_LINKED while an identity file of that provider maps
+///    to the account from its start to its answer;
+/// 2. state: every listed identity has its identity file naming this account and link; at most one
+///    identity per provider per account; every account keeps a provider; every identity file is
+///    listed (only a run with faults may leave pending or stale files, for the next reader to repair);
+/// 3. sessions: each delivered token that is its session's current one refreshes iff the session
+///    is live and its identity still linked; every token of a dead session is refused;
+/// 4. repair: a fault-free sign-in with every identity answers what the state says (and repairs
+///    it), after which check 2 holds without exception.
+///
+/// The checks read the stored JSON themselves (`StoredAccount`), never through the code under test.
+struct SimulationChecks {
+    let world: SimulationWorld
+    var violations: [String] = []
+
+    var s3: SimulatedS3 { world.scheduler.s3 }
+
+    init(world: SimulationWorld) { self.world = world }
+
+    mutating func run() -> [String] {
+        operations()
+        state(strict: world.scheduler.faultCount == 0, phase: "after the run")
+        world.scheduler.sleep((world.settings.refreshReuseGraceSeconds + 1) * 1000)
+        sessions()
+        settle()
+        state(strict: true, phase: "after repair")
+        return violations
+    }
+
+    private mutating func fail(_ text: String) { violations.append(text) }
+
+    // MARK: 1. operations
+
+    private mutating func operations() {
+        let writes = world.scheduler.writes
+        for r in world.records {
+            if case .failure(let e) = r.outcome {
+                switch e {
+                case .internalError, .corruptDocument: fail("op \(r.id) \(r.name): unclassified error \(e)")
+                default: break
+                }
+            }
+            if r.forged {
+                if r.succeeded { fail("op \(r.id) \(r.name): a forged token was accepted") }
+                if let w = writes.first(where: { $0.op == r.id }) { fail("op \(r.id) \(r.name): a forged token changed \(w.key)") }
+            }
+            let isRefresh = r.name == "refresh" || r.name == "replay" || r.name == "steal"
+            if isRefresh, case .failure = r.outcome, let s = r.session {
+                let key = AccountKeys.session(s.uuid, s.sessionID)
+                for w in writes where w.op == r.id && w.key == key && w.delivered && currentHash(w.before) != currentHash(w.after) {
+                    fail("op \(r.id) \(r.name): answered failure but rotated the session (its token is spent)")
+                }
+            }
+            if case .failure(.providerNotLinked) = r.outcome {
+                for (id, linkID) in r.filesAtStart where r.filesAtEnd[id] == linkID {
+                    fail("op \(r.id): unlink answered PROVIDER_NOT_LINKED while \(id)'s identity file still maps to the account")
+                }
+            }
+            if isRefresh && r.reuseAtStart {
+                if r.succeeded { fail("op \(r.id) \(r.name): a replaced token refreshed (reuse not detected)") }
+                if case .failure(.sessionInvalid) = r.outcome, !r.revokedAtEnd {
+                    fail("op \(r.id) \(r.name): reuse of a replaced token did not revoke the session")
+                }
+            }
+            if isRefresh && r.identityRetiredAtStart && r.succeeded {
+                fail("op \(r.id): a session of an unlinked identity refreshed")
+            }
+            if r.succeeded, let target = r.linked, let s = r.session,
+               let doc = providers(s.uuid), !doc.active.contains(where: { $0.type == target.provider.rawValue && $0.id == target.sub }),
+               !doc.retired.contains(where: { $0.type == target.provider.rawValue && $0.id == target.sub }) {
+                fail("op \(r.id): link of \(target) answered success, but it is not listed and no unlink retired it")
+            }
+        }
+    }
+
+    private func currentHash(_ body: [UInt8]?) -> String? {
+        body.flatMap { try? JSONParser.parse($0) }.flatMap(SessionRecord.init(json:))?.currentHash
+    }
+
+    // MARK: 2. state
+
+    func providers(_ uuid: String) -> StoredAccount? { s3.json(AccountKeys.providers(uuid)).flatMap(StoredAccount.init(json:)) }
+
+    /// What a session record says, read independently.
+    func storedSession(_ s: HeldSession) -> (revoked: Bool, expiresAtMs: Int64, sub: String?, linkID: String?)? {
+        guard let o = s3.json(AccountKeys.session(s.uuid, s.sessionID))?.objectValue else { return nil }
+        let identity = o["identity"]?.objectValue
+        return (!(o["revokedAt"]?.isNull ?? true), o["expiresAt"]?.stringValue.flatMap(ISO8601.parse) ?? 0,
+                identity?["sub"]?.stringValue, identity?["linkID"]?.stringValue)
+    }
+
+    func identityFile(_ id: SimIdentity) -> (uuid: String, linkID: String?)? {
+        guard let v = s3.current(id.key) else { return nil }
+        return (String(decoding: v.body, as: UTF8.self), v.metadata.first { $0.0 == AccountKeys.linkIDMetadata }?.1)
+    }
+
+    private mutating func state(strict: Bool, phase: String) {
+        for key in s3.keys where key.hasSuffix("/account/providers.json") {
+            let uuid = String(key.dropFirst("users/".count).prefix(36))
+            guard let doc = providers(uuid) else { fail("\(phase): \(key) is unreadable"); continue }
+            if doc.active.isEmpty { fail("\(phase): account \(uuid.prefix(8)) has no provider left") }
+            for p in IdentityProvider.allCases where doc.active.filter({ $0.type == p.rawValue }).count > 1 {
+                fail("\(phase): account \(uuid.prefix(8)) lists two \(p.rawValue) identities")
+            }
+            for p in IdentityProvider.allCases where doc.pending.filter({ $0.type == p.rawValue }).count > 1 {
+                fail("\(phase): account \(uuid.prefix(8)) has two pending \(p.rawValue) links")
+            }
+            for link in doc.active {
+                let file = identityFile(SimIdentity(provider: IdentityProvider(rawValue: link.type)!, sub: link.id))
+                if file?.uuid != uuid || file?.linkID != link.linkID {
+                    fail("\(phase): account \(uuid.prefix(8)) lists \(link.type):\(link.id) but its identity file is \(file.map { "\($0.uuid.prefix(8))/\($0.linkID ?? "-")" } ?? "missing")")
+                }
+            }
+        }
+        for id in SimIdentity.universe {
+            guard let file = identityFile(id) else { continue }
+            guard let doc = providers(file.uuid) else {
+                if strict { fail("\(phase): \(id) maps to an account without providers.json") }
+                continue
+            }
+            if strict && !doc.lists(id, linkID: file.linkID) { fail("\(phase): \(id) has an identity file that its account does not list") }
+        }
+    }
+
+    // MARK: 3. sessions
+
+    private mutating func sessions() {
+        let probe = world.settleService()
+        for s in world.sessions {
+            let record = s3.json(AccountKeys.session(s.uuid, s.sessionID)).flatMap(SessionRecord.init(json:))
+            let now = world.scheduler.clock
+            let stored = storedSession(s)
+            let live = stored.map { !$0.revoked && now < $0.expiresAtMs && (providers(s.uuid)?.lists(s.identity, linkID: $0.linkID) ?? false) } ?? false
+            let tokens = Array(Set(s.delivered)).sorted()
+            let working = tokens.filter { t in
+                record?.classify(tokenHash: RefreshToken.parse(t)!.hash, nowMs: now, graceSeconds: world.settings.refreshReuseGraceSeconds) == .current
+            }
+            let touchedByFault = world.records.contains { $0.session === s && (world.scheduler.faultedOps.contains($0.id) || !$0.succeededOrFailed) }
+            if live {
+                if let token = working.first {
+                    do throws(AccountError) { _ = try probe.refresh(token: token, deadline: .none) } catch {
+                        fail("session \(s.sessionID.prefix(6)) (\(s.identity)): live, but its current token is refused: \(error)")
+                    }
+                } else if !touchedByFault {
+                    fail("session \(s.sessionID.prefix(6)) (\(s.identity)): live, but no delivered token works, and no fault explains it")
+                }
+            } else {
+                for token in tokens {
+                    do throws(AccountError) {
+                        _ = try probe.refresh(token: token, deadline: .none)
+                        fail("session \(s.sessionID.prefix(6)) (\(s.identity)): ended or unlinked, but a token still refreshes")
+                    } catch {
+                        if case .sessionInvalid = error { continue }
+                        fail("session \(s.sessionID.prefix(6)): probing a dead session answered \(error)")
+                    }
+                }
+            }
+        }
+    }
+
+    // MARK: 4. repair
+
+    private mutating func settle() {
+        let service = world.settleService()
+        for id in SimIdentity.universe {
+            let expected = expectedOwner(id)
+            do throws(AccountError) {
+                let out = try service.signIn(identity: id.verified, intent: .signin, fullName: nil, device: nil, deadline: .none)
+                if out.account.serviceUserID != expected {
+                    fail("repair: \(id) signed in to \(out.account.serviceUserID.prefix(8)), expected \(expected.map { String($0.prefix(8)) } ?? "no account")")
+                }
+            } catch {
+                if case .accountNotFound = error, expected == nil { continue }
+                fail("repair: \(id) sign-in answered \(error), expected \(expected.map { String($0.prefix(8)) } ?? "ACCOUNT_NOT_FOUND")")
+            }
+        }
+    }
+
+    /// The account a sign-in with `id` must reach, from the state alone.
+    func expectedOwner(_ id: SimIdentity) -> String? {
+        guard let file = identityFile(id) else { return nil }
+        guard let doc = providers(file.uuid) else { return file.uuid } // half-made: completed
+        if doc.lists(id, linkID: file.linkID) { return file.uuid }
+        // A link that stopped after its identity file: completed, if its provider's slot is free.
+        let slotFree = !doc.active.contains { $0.type == id.provider.rawValue }
+        if let linkID = file.linkID, doc.pending.contains(where: { $0.linkID == linkID && $0.id == id.sub }) { return slotFree ? file.uuid : nil }
+        return nil
+    }
+}
+
+/// providers.json as the checks read it, independently of `ProvidersDocument`.
+struct StoredAccount {
+    struct Entry {
+        var type: String
+        var id: String
+        var linkID: String?
+    }
+
+    var active: [Entry] = []
+    var pending: [Entry] = []
+    var retired: [Entry] = []
+
+    init?(json: JSONValue) {
+        guard let o = json.objectValue else { return nil }
+        func entries(_ name: String) -> [Entry] {
+            (o[name]?.arrayValue ?? []).compactMap { item in
+                guard let e = item.objectValue, let t = e["type"]?.stringValue, let id = e["id"]?.stringValue else { return nil }
+                return Entry(type: t, id: id, linkID: e["linkID"]?.stringValue)
+            }
+        }
+        active = entries("providers")
+        pending = entries("pending")
+        retired = entries("retired")
+    }
+
+    func lists(_ id: SimIdentity, linkID: String?) -> Bool {
+        active.contains { $0.type == id.provider.rawValue && $0.id == id.sub && $0.linkID == linkID }
+    }
+}
+
+extension OpRecord {
+    var succeededOrFailed: Bool { if case .crashed = outcome { return false } else { return true } }
+}
+
+extension SimulationWorld {
+    /// A fault-free service on the run's store and clock, one call at a time (the checks' probe).
+    func settleService() -> AccountService {
+        let backend = StoreBackend(s3: scheduler.s3)
+        let scheduler = self.scheduler
+        let environment = AccountEnvironment(now: { scheduler.clock }, randomBytes: { scheduler.rng.bytes($0) }, pause: { _ in })
+        return AccountService(backend: backend, settings: settings, environment: environment)
+    }
+}
+
+/// Calls applied to the store directly, in order, without faults.
+final class StoreBackend: AccountBackend {
+    let s3: SimulatedS3
+    init(s3: SimulatedS3) { self.s3 = s3 }
+    func run(_ calls: [AWSCall], deadline: Deadline) -> [Result<AWSCallOutcome, AWSError>] { calls.map(s3.apply) }
+}

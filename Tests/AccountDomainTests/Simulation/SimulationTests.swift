@@ -1,0 +1,71 @@
+import PlatformSupport
+import Testing
+@testable import AccountDomain
+
+/// Runs the deterministic simulation over a fixed range of seeds (CI), or the seeds named by
+/// `SIM_SEEDS` (a count) and `SIM_FIRST_SEED`; a failing seed prints its trace and replays with
+/// `SIM_FIRST_SEED=<seed> SIM_SEEDS=1`. `scripts/simulate` runs thousands.
+@Suite struct SimulationTests {
+    static let defaultSeeds = 400
+
+    @Test func seeds() {
+        let first = UInt64(Environment.nonEmpty("SIM_FIRST_SEED") ?? "") ?? 1
+        let count = UInt64(Environment.nonEmpty("SIM_SEEDS") ?? "") ?? UInt64(SimulationTests.defaultSeeds)
+        var failed = 0
+        let verbose = Environment.nonEmpty("SIM_VERBOSE") != nil
+        var histogram: [String: Int] = [:]
+        for seed in first..<(first + count) {
+            let result = Simulation.run(seed: seed)
+            for (k, v) in result.outcomes { histogram[k, default: 0] += v }
+            if verbose { print("seed \(seed): \(result.summary)") }
+            guard !result.violations.isEmpty else { continue }
+            failed += 1
+            Issue.record("seed \(seed) (\(result.summary)): \(result.violations.joined(separator: "; "))")
+            if failed == 1 { print("trace of seed \(seed):\n" + result.trace.joined(separator: "\n")) }
+            if failed >= 5 { break }
+        }
+        if verbose { for (k, v) in histogram.sorted(by: { $0.key < $1.key }) { print("\(v)\t\(k)") } }
+    }
+}
+
+/// One simulated run, configured by its seed.
+enum Simulation {
+    struct Result {
+        var violations: [String]
+        var trace: [String]
+        var summary: String
+        /// "operation → outcome" counts, to see what a range of seeds exercised.
+        var outcomes: [String: Int]
+    }
+
+    static func run(seed: UInt64) -> Result {
+        var config = SimulationRandom(seed: seed ^ 0x5EED_5EED)
+        let faultRate = config.pick([0.0, 0.02, 0.04, 0.08])
+        let versioned = config.below(4) != 0
+        let grace = Int64(config.pick([0, 1, 30]))
+        let devices = 2 + config.below(3)
+        let settings = AccountSettings(bucket: "sim-identities", region: "us-east-1", userRoleARN: "arn:aws:iam::123456789012:role/user-access",
+                                       refreshTokenTTLSeconds: config.pick([86_400, 2_592_000]), recentAuthSeconds: 600,
+                                       refreshReuseGraceSeconds: grace)
+        let scheduler = Scheduler(seed: seed, s3: SimulatedS3(versioned: versioned), faultRate: faultRate)
+        let world = SimulationWorld(scheduler: scheduler, settings: settings)
+        for d in 0..<devices { world.addDevice(person: d == 0 ? 0 : config.below(2), operations: 3 + config.below(6)) }
+        scheduler.run()
+        var checks = SimulationChecks(world: world)
+        let violations = checks.run()
+        let summary = "faults \(faultRate) (\(scheduler.faultCount) injected), \(versioned ? "versioned" : "unversioned"), grace \(grace) s, \(devices) devices, \(world.records.count) operations"
+        var outcomes: [String: Int] = [:]
+        for r in world.records {
+            let words = r.name.split(separator: " ")
+            let name = r.name.hasPrefix("signIn") ? "signIn " + words[2] : String(words[0])
+            let result: String
+            switch r.outcome {
+            case .success(let v): result = r.name.hasPrefix("link") || r.name.hasPrefix("unlink") ? "ok \(v)" : "ok"
+            case .failure(let e): result = "\(e)".split(separator: "(").first.map(String.init) ?? "?"
+            case .crashed: result = "crashed"
+            }
+            outcomes["\(name) → \(result)", default: 0] += 1
+        }
+        return Result(violations: violations, trace: scheduler.trace, summary: summary, outcomes: outcomes)
+    }
+}
