@@ -4,21 +4,69 @@ import CurlHTTP
 
 /// The account backend over `SimulatedS3`, one call after another, for unit tests that stage an
 /// exact moment by hand: `intercept` runs before each call and may change the store (a racing
-/// writer) or answer with a fault instead of applying the call.
+/// writer, even another whole operation) or decide what happens to the call.
 final class DirectBackend: AccountBackend {
+    enum Interception {
+        case proceed
+        /// Not applied; the call fails with this error.
+        case fail(AWSError)
+        /// Applied, the answer lost, the transport's retry answered against the new state.
+        case appliedThenRetried
+        /// Applied, every answer lost: the call fails although it took effect.
+        case appliedButFailed
+    }
+
     let s3: SimulatedS3
     var rounds = 0
     var requests = 0
-    var intercept: ((AWSCall, SimulatedS3) -> AWSError?)?
+    var intercept: ((AWSCall, SimulatedS3) -> Interception)?
+    private var intercepting = false
 
     init(versioned: Bool = true) { s3 = SimulatedS3(versioned: versioned) }
+
+    static let outage = AWSError(kind: .unavailable, code: "SlowDown", message: "simulated outage", status: 503)
 
     func run(_ calls: [AWSCall], deadline: Deadline) -> [Result<AWSCallOutcome, AWSError>] {
         rounds += 1
         return calls.map { call in
             requests += 1
-            if let fault = intercept?(call, s3) { return .failure(fault) }
-            return s3.apply(call)
+            // An interceptor that runs another operation does so without being intercepted itself.
+            guard !intercepting, let intercept else { return s3.apply(call) }
+            intercepting = true
+            let decision = intercept(call, s3)
+            intercepting = false
+            switch decision {
+            case .proceed: return s3.apply(call)
+            case .fail(let error): return .failure(error)
+            case .appliedThenRetried:
+                _ = s3.apply(call)
+                return s3.apply(call)
+            case .appliedButFailed:
+                _ = s3.apply(call)
+                return .failure(DirectBackend.outage)
+            }
+        }
+    }
+
+    /// Every version of every key, to prove an operation changed nothing.
+    var fingerprint: [String] { s3.history.keys.sorted().map { k in k + ":" + s3.history[k]!.map { $0.versionID }.joined(separator: ",") } }
+}
+
+extension AWSCall {
+    var key: String? {
+        switch self {
+        case .s3Get(let k): return k
+        case .s3Put(let p): return p.key
+        case .s3Delete(let k, _): return k
+        case .s3List(let p): return p
+        case .assumeRole: return nil
+        }
+    }
+
+    var isWrite: Bool {
+        switch self {
+        case .s3Put, .s3Delete: return true
+        default: return false
         }
     }
 }
