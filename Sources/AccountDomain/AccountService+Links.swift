@@ -94,43 +94,48 @@ extension AccountService {
         }
     }
 
-    /// Unlink: providers.json first (retire the entry; the commit point), then that identity file.
+    /// Unlink: providers.json first (retire the entry; the commit point), then that identity file,
+    /// and any leftover of an earlier unlink of the same provider.
     public func unlink(token: String, provider: IdentityProvider, deadline: Deadline) throws(AccountError) -> LinkOutcome {
         let auth = try authenticate(token, recent: true, deadline: deadline)
         let uuid = auth.token.serviceUserID
         let now = environment.now()
-        var target: (id: String, linkID: String?)?
-        var finishing = false
+        var committed = false
         var account = try updateProviders(auth.account, deadline: deadline) { (doc: inout ProvidersDocument) throws(AccountError) -> Bool in
-            finishing = false
+            committed = false
             if let i = doc.providers.firstIndex(where: { $0.type == provider }) {
                 guard doc.providers.count > 1 else { throw .lastProvider }
                 let link = doc.providers.remove(at: i)
                 doc.retire(provider, id: link.id, linkID: link.linkID, nowMs: now)
                 doc.normalizePrimary()
-                target = (link.id, link.linkID)
+                committed = true
                 return true
             }
             if let i = doc.pending.firstIndex(where: { $0.type == provider }) {
                 // A link under way, or one that stopped after its file: cancel it.
                 let claim = doc.pending.remove(at: i)
                 doc.retire(provider, id: claim.id, linkID: claim.linkID, nowMs: now)
-                target = (claim.id, claim.linkID)
+                committed = true
                 return true
             }
-            // Already committed (by an earlier attempt whose answer or clean-up failed): finish.
-            guard let last = doc.retired.last(where: { $0.type == provider }) else { throw .providerNotLinked }
-            target = (last.id, last.linkID)
-            finishing = true
+            // Nothing listed: an earlier unlink may have committed and failed before its clean-up.
+            guard doc.retired.contains(where: { $0.type == provider }) else { throw .providerNotLinked }
             return false
         }
-        guard let target else { throw .internalError("unlink chose no identity") }
-        let key = AccountKeys.identity(provider, target.id)
-        let leftover = try mapping(backend.get(key, deadline: deadline), key: key)
-        let ours = leftover.map { $0.uuid == uuid && $0.linkID == target.linkID } ?? false
-        if finishing && !ours { throw .providerNotLinked }
-        var round = Round()
-        let fileSlot = ours ? round.delete(key, identityDelete(leftover!)) : nil
+        // The identity files of this provider's retired links that still map here (this unlink's,
+        // and any an earlier one left behind): each is removed, that exact version.
+        let retired = account.providers.retired.filter { $0.type == provider }
+        var reads = Round()
+        let slots = retired.map { reads.get(AccountKeys.identity(provider, $0.id)) }
+        let answers = backend.run(reads, deadline: deadline)
+        var deletes = Round()
+        var deleteSlots: [Round.Slot<S3DeleteOutcome>] = []
+        for (link, slot) in zip(retired, slots) {
+            let key = AccountKeys.identity(provider, link.id)
+            guard let file = try mapping(answers.value(slot), key: key), file.uuid == uuid, file.linkID == link.linkID else { continue }
+            deleteSlots.append(deletes.delete(key, identityDelete(file)))
+        }
+        if !committed && deleteSlots.isEmpty { throw .providerNotLinked }
         let primary = account.providers.primaryProvider
         if account.profile.primaryProvider != primary {
             account = try updateProfile(account, deadline: deadline) { (p: inout Profile) -> Bool in
@@ -139,7 +144,8 @@ extension AccountService {
                 return true
             }
         }
-        if let fileSlot { _ = try backend.run(round, deadline: deadline).value(fileSlot) }
+        let deleted = backend.run(deletes, deadline: deadline)
+        for slot in deleteSlots { _ = try deleted.value(slot) }
         return LinkOutcome(status: .unlinked, account: account)
     }
 }

@@ -1,5 +1,6 @@
 """Support for the end-to-end tests of the three functions: one deployment's configuration
 (moto + test IdP), a factory of function emulators, bucket snapshots and log scanning."""
+import base64
 import concurrent.futures
 import json
 import uuid as uuidlib
@@ -60,6 +61,15 @@ class Service:
     def read_json(self, key: str) -> dict:
         return json.loads(self.moto.s3().get_object(Bucket=self.moto.bucket, Key=key)["Body"].read())
 
+    def read_object(self, key: str, bucket: str | None = None) -> dict | None:
+        """The object at `key` as {body, etag, metadata, versionId}, or None when there is none."""
+        s3 = self.moto.s3()
+        try:
+            got = s3.get_object(Bucket=bucket or self.moto.bucket, Key=key)
+        except s3.exceptions.NoSuchKey:
+            return None
+        return {"body": got["Body"].read(), "etag": got["ETag"], "metadata": got.get("Metadata", {}), "versionId": got.get("VersionId")}
+
     def logs(self) -> str:
         return "\n".join(e.logs() for e in self.emulators)
 
@@ -84,3 +94,31 @@ def ok(answer: dict) -> dict:
 def code(answer: dict) -> str:
     assert answer.get("success") is False, "expected an error envelope"
     return answer["error"]["code"]
+
+
+# -- refresh tokens (CONTRACT.md: `rt1_` + base64url, unpadded, of uuid 16 ‖ session id 16 ‖ secret 32) --
+
+def _token_bytes(token: str) -> bytes:
+    assert token.startswith("rt1_"), "not a refresh token"
+    body = token[4:]
+    raw = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))
+    assert len(raw) == 64, "a refresh token holds 64 bytes"
+    return raw
+
+
+def session_id_of(token: str) -> str:
+    """The session id inside a refresh token (32 lowercase hex)."""
+    return _token_bytes(token)[16:32].hex()
+
+
+def account_of(token: str) -> str:
+    """The account UUID inside a refresh token."""
+    return str(uuidlib.UUID(bytes=_token_bytes(token)[:16]))
+
+
+def forged(token: str) -> str:
+    """The same account and session id with a secret the session never issued (one bit of the
+    last byte flipped), re-encoded unpadded: what an attacker who knows the ids could send."""
+    raw = bytearray(_token_bytes(token))
+    raw[-1] ^= 0x01
+    return "rt1_" + base64.urlsafe_b64encode(bytes(raw)).rstrip(b"=").decode()

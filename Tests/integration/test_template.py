@@ -4,8 +4,11 @@ Every Allow statement in every identity policy is checked: no wildcard in an act
 NotAction/NotResource, and each resource is one of the few the design allows, each for its own
 kind of action (objects under identities/ or users/ for S3 object actions, the bucket for
 s3:ListBucket, the user-access role for sts:AssumeRole, the role's own log group, the three
-functions for lambda:InvokeFunction). A literal ARN or "*" anywhere is a failure."""
+functions for lambda:InvokeFunction). A literal ARN or "*" anywhere is a failure. The bucket
+policy (only Deny: TLS, and PutObject on create-only keys without If-None-Match) and the session
+lifecycle rule are read from the template too; resource patterns are matched as IAM does."""
 import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -20,31 +23,51 @@ FUNCTIONS = {"AuthSigninFunction": "AuthSigninRole", "AuthRefreshFunction": "Aut
 LOG_GROUPS = {"AuthSigninRole": "AuthSigninLogGroup", "AuthRefreshRole": "AuthRefreshLogGroup", "AuthLinkRole": "AuthLinkLogGroup"}
 
 BUCKET = ("getatt", "IdentityBucket")
-OBJECT_PREFIXES = {"${IdentityBucket.Arn}/identities/*", "${IdentityBucket.Arn}/users/*", "${IdentityBucket.Arn}/users/*/account/*"}
-S3_OBJECT_ACTIONS = {"s3:GetObject", "s3:PutObject", "s3:DeleteObject"}
+ARN = "${IdentityBucket.Arn}/"
+UUID = "????????-????-????-????-????????????"   # IAM `?` = one character: the canonical UUID's shape
+IDENTITIES = ARN + "identities/*"
+ACCOUNT = ARN + f"users/{UUID}/account/*"
+ACCOUNT_DOCUMENTS = {ARN + f"users/{UUID}/account/profile.json", ARN + f"users/{UUID}/account/providers.json"}
+SESSIONS = ARN + f"users/{UUID}/account/sessions/*"
+MARKERS = {ARN + f"users/{UUID}/" + sub for sub in ("", "photos/", "thumbnails/", "metadata/", "account/")}
+OBJECT_PREFIXES = {IDENTITIES, ACCOUNT, *ACCOUNT_DOCUMENTS, SESSIONS, *MARKERS, ARN + "users/*"}   # users/* only for the user-access role
+S3_OBJECT_ACTIONS = {"s3:GetObject", "s3:PutObject", "s3:DeleteObject", "s3:DeleteObjectVersion", "s3:PutObjectTagging"}
 CONTRACT_ENV = {"IDENTITY_BUCKET", "USER_ROLE_ARN", "APPLE_AUDIENCES", "GOOGLE_AUDIENCES", "CREDENTIALS_DURATION_SECONDS",
                 "REFRESH_TOKEN_TTL_SECONDS", "RECENT_AUTH_SECONDS", "REFRESH_REUSE_GRACE_SECONDS"}
 
 # Exactly what each function's code does (AccountDomain.AccountService): (action, resource).
 EXPECTED_FUNCTION_GRANTS = {
     "AuthSigninRole": {
-        *{(a, "${IdentityBucket.Arn}/identities/*") for a in ("s3:GetObject", "s3:PutObject")},
-        *{(a, "${IdentityBucket.Arn}/users/*") for a in ("s3:GetObject", "s3:PutObject")},
+        # read, create (If-None-Match), remove a stale file by version or with If-Match
+        *{(a, IDENTITIES) for a in ("s3:GetObject", "s3:PutObject", "s3:DeleteObject", "s3:DeleteObjectVersion")},
+        *{("s3:PutObject", m) for m in MARKERS},                       # the five sign-up markers
+        *{("s3:GetObject", d) for d in ACCOUNT_DOCUMENTS},               # reads profile and providers only
+        ("s3:PutObject", ACCOUNT),                                      # creates profile, providers, session
+        *{(a, SESSIONS) for a in ("s3:PutObjectTagging", "s3:DeleteObject")},   # tagged records; its own stale one
         ("s3:ListBucket", BUCKET), ("sts:AssumeRole", ("getatt", "UserAccessRole")),
         ("logs:CreateLogStream", ("getatt", "AuthSigninLogGroup")), ("logs:PutLogEvents", ("getatt", "AuthSigninLogGroup")),
     },
     "AuthRefreshRole": {
-        *{(a, "${IdentityBucket.Arn}/users/*/account/*") for a in ("s3:GetObject", "s3:PutObject")},
+        *{(a, ACCOUNT) for a in ("s3:GetObject", "s3:PutObject")},
+        *{(a, SESSIONS) for a in ("s3:PutObjectTagging", "s3:DeleteObject")},   # tagged records; dead ones cleaned by list
         ("s3:ListBucket", BUCKET), ("sts:AssumeRole", ("getatt", "UserAccessRole")),
         ("logs:CreateLogStream", ("getatt", "AuthRefreshLogGroup")), ("logs:PutLogEvents", ("getatt", "AuthRefreshLogGroup")),
     },
     "AuthLinkRole": {
-        *{(a, "${IdentityBucket.Arn}/identities/*") for a in ("s3:GetObject", "s3:PutObject", "s3:DeleteObject")},
-        *{(a, "${IdentityBucket.Arn}/users/*/account/*") for a in ("s3:GetObject", "s3:PutObject")},
+        *{(a, IDENTITIES) for a in ("s3:GetObject", "s3:PutObject", "s3:DeleteObject", "s3:DeleteObjectVersion")},
+        *{(a, ACCOUNT) for a in ("s3:GetObject", "s3:PutObject")},
+        ("s3:PutObjectTagging", SESSIONS),                              # a reuse revocation rewrites the tagged record
         ("s3:ListBucket", BUCKET),
         ("logs:CreateLogStream", ("getatt", "AuthLinkLogGroup")), ("logs:PutLogEvents", ("getatt", "AuthLinkLogGroup")),
     },
 }
+
+SAMPLE_UUID = "0f8fad5b-d9cb-469f-a165-70867728950e"
+# The user's own data: no function role may read, write or delete any of it.
+USER_DATA_KEYS = ["users/x/photos/a.jpg", f"users/{SAMPLE_UUID}/photos/a.jpg", f"users/{SAMPLE_UUID}/photos/2024/a.jpg",
+                  f"users/{SAMPLE_UUID}/photos/account/a.jpg", f"users/{SAMPLE_UUID}/photos/x/account/sessions/a.json",
+                  f"users/{SAMPLE_UUID}/thumbnails/a.jpg", f"users/{SAMPLE_UUID}/metadata/a.json",
+                  f"users/{SAMPLE_UUID}/photos/a/"]
 
 
 def as_list(v):
@@ -61,6 +84,21 @@ def resource_key(r):
         assert attr == "Arn", f"unexpected attribute {attr} in a policy resource"
         return ("getatt", logical)
     return ("literal", r if isinstance(r, str) else repr(r))
+
+
+def iam_match(pattern, value):
+    """IAM resource matching: `*` matches any run of characters ("/" included), `?` exactly one."""
+    rx = "".join(".*" if c == "*" else "." if c == "?" else re.escape(c) for c in pattern)
+    return re.fullmatch(rx, value, flags=re.DOTALL) is not None
+
+
+def object_pattern(key):
+    """The object-key pattern of a resource key, or None when it names no objects of the bucket."""
+    if isinstance(key, str) and key.startswith(ARN):
+        return key[len(ARN):]
+    if key == ("literal", "*"):
+        return "*"
+    return None
 
 
 def identity_policies():
@@ -104,7 +142,7 @@ def test_no_wildcard_action_or_resource_wider_than_allowed():
         seen += 1
         assert "*" not in action and "?" not in action, f"{owner}: wildcard action {action}"
         if isinstance(key, str):
-            assert key in OBJECT_PREFIXES, f"{owner}: resource {key} is wider than identities/* or users/*"
+            assert key in OBJECT_PREFIXES, f"{owner}: resource {key} is not one of the object patterns this design allows"
             assert action in S3_OBJECT_ACTIONS, f"{owner}: {action} on objects {key}"
         elif key == BUCKET:
             assert action == "s3:ListBucket", f"{owner}: {action} on the bucket itself"
@@ -173,6 +211,116 @@ def test_identity_bucket_is_private_encrypted_versioned_and_tls_only():
     assert {resource_key(r) for r in tls[0]["Resource"]} == {BUCKET, "${IdentityBucket.Arn}/*"}
     assert all(s["Effect"] == "Deny" for s in statements), "the bucket policy only denies"
 
+
+
+def test_iam_matcher_reads_patterns_as_iam_does():
+    assert iam_match("users/*/account/*", "users/u/photos/account/a.jpg")       # `*` spans "/"
+    assert iam_match("users/*/account/*", "users/u/account/")                   # and may be empty
+    assert not iam_match("users/*/account/*", "users/u/photos/a.jpg")
+    assert iam_match(f"users/{UUID}/account/*", f"users/{SAMPLE_UUID}/account/sessions/a.json")
+    assert not iam_match(f"users/{UUID}/account/*", f"users/{SAMPLE_UUID}/photos/account/a.jpg")
+    assert not iam_match(f"users/{UUID}/", f"users/{SAMPLE_UUID}/photos/")      # `?` is one character, no more
+    assert iam_match("a?c", "a/c") and not iam_match("a?c", "ac")
+
+
+def test_signin_role_cannot_read_photos():
+    """Issue 9: auth-signin reads only what it needs (the account folder), not photos."""
+    reads = [(a, key) for _, roles, a, key, _ in grants() if "AuthSigninRole" in roles and a.startswith("s3:Get")]
+    assert reads, "auth-signin reads identity and account files"
+    for action, key in reads:
+        pattern = object_pattern(key)
+        for photo in ("users/x/photos/a.jpg", f"users/{SAMPLE_UUID}/photos/a.jpg", f"users/{SAMPLE_UUID}/photos/account/a.jpg"):
+            assert not (pattern and iam_match(pattern, photo)), f"auth-signin: {action} on {key} admits {photo}"
+    # and what it must read is still readable
+    for needed in (f"users/{SAMPLE_UUID}/account/profile.json", f"users/{SAMPLE_UUID}/account/providers.json", "identities/apple/001.abc"):
+        assert any(a == "s3:GetObject" and iam_match(object_pattern(k) or "", needed) for a, k in reads), needed
+
+
+def test_no_function_role_touches_the_users_own_data():
+    for _, roles, action, key, _ in grants():
+        pattern = object_pattern(key)
+        if not pattern or not set(roles) & set(EXPECTED_FUNCTION_GRANTS):
+            continue
+        for data in USER_DATA_KEYS:
+            assert not iam_match(pattern, data), f"{roles}: {action} on {key} admits {data}"
+    # the markers are the only keys outside account/ a function may write, and each is exactly one key
+    for marker in MARKERS:
+        assert "*" not in marker
+
+
+def bucket_policy_statements():
+    return as_list(RES["IdentityBucketPolicy"]["Properties"]["PolicyDocument"]["Statement"])
+
+
+def denied_by_bucket_policy(action, key, headers):
+    """Whether one of the bucket policy's statements denies this object request over TLS 1.3."""
+    context = {"aws:SecureTransport": "true", "s3:TlsVersion": "1.3", **{f"s3:{h.lower()}": "*" for h in headers}}
+    for st in bucket_policy_statements():
+        if st["Effect"] != "Deny" or not any(iam_match(a, action) for a in as_list(st["Action"])):
+            continue
+        if not any(iam_match(object_pattern(resource_key(r)) or "\0", key) for r in as_list(st["Resource"])):
+            continue
+        holds = True
+        for op, conds in st.get("Condition", {}).items():
+            for k, v in conds.items():
+                if op == "Null":
+                    holds &= (k not in context) == (v == "true")
+                elif op == "Bool":
+                    holds &= context.get(k) == v
+                elif op == "NumericLessThan":
+                    holds &= float(context[k]) < float(v)
+                else:
+                    pytest.fail(f"condition operator {op} not modelled here")
+        if holds:
+            return True
+    return False
+
+
+def test_bucket_policy_denies_unconditional_writes_of_identities_and_purchases():
+    """Issue 9: identities/* and purchases/* are never overwritten, even by a future bug."""
+    statements = bucket_policy_statements()
+    assert all(s["Effect"] == "Deny" for s in statements), "the bucket policy grants nothing"
+    assert not any(s["Effect"] == "Allow" for s in statements)
+    guards = [s for s in statements if "s3:if-none-match" in s.get("Condition", {}).get("Null", {})]
+    assert len(guards) == 1, guards
+    (st,) = guards
+    assert st["Effect"] == "Deny" and st["Principal"] == "*"
+    assert as_list(st["Action"]) == ["s3:PutObject"]
+    assert {resource_key(r) for r in as_list(st["Resource"])} == {IDENTITIES, ARN + "purchases/*"}
+    assert st["Condition"] == {"Null": {"s3:if-none-match": "true"}}
+    # what it means for requests
+    for key in ("identities/google/1234567890", "purchases/apple/2000000123456789"):
+        assert denied_by_bucket_policy("s3:PutObject", key, [])
+        assert denied_by_bucket_policy("s3:PutObject", key, ["If-Match"])
+        assert not denied_by_bucket_policy("s3:PutObject", key, ["If-None-Match"])
+        assert not denied_by_bucket_policy("s3:DeleteObjectVersion", key, [])
+    for key in (f"users/{SAMPLE_UUID}/account/profile.json", f"users/{SAMPLE_UUID}/photos/a.jpg", "deletions/x.json"):
+        assert not denied_by_bucket_policy("s3:PutObject", key, []), key
+
+
+def test_session_records_expire_by_tag_after_the_refresh_lifetime():
+    params = TEMPLATE["Parameters"]
+    rules = RES["IdentityBucket"]["Properties"]["LifecycleConfiguration"]["Rules"]
+    tagged = [r for r in rules if r.get("TagFilters")]
+    assert len(tagged) == 1, tagged
+    (rule,) = tagged
+    assert rule["Status"] == "Enabled"
+    assert rule["TagFilters"] == [{"Key": "record", "Value": "session"}]
+    assert rule.get("Prefix", "users/") == "users/", "the tag must never expire identities/ or purchases/"
+    assert rule["ExpirationInDays"] == {"Ref": "SessionRecordRetentionDays"}
+    assert rule["NoncurrentVersionExpiration"] == {"NoncurrentDays": 1}
+    assert "ExpiredObjectDeleteMarker" not in rule, "S3 refuses it together with a tag filter"
+    p = params["SessionRecordRetentionDays"]
+    assert p["Type"] == "Number" and p["Default"] == 31 and p["MinValue"] == 2 and p["MaxValue"] == 3660
+    ttl = params["RefreshTokenTtlSeconds"]["Default"]
+    assert ttl == 2592000
+    assert p["Default"] > ttl / 86400, "a live (refreshed) session must never be expired by the lifecycle rule"
+    # the general rule stays: old versions, expired delete markers, incomplete uploads
+    (old,) = [r for r in rules if r["Id"] == "ExpireOldVersions"]
+    assert old["Status"] == "Enabled" and not old.get("TagFilters") and not old.get("Prefix")
+    assert old["NoncurrentVersionExpiration"] == {"NoncurrentDays": {"Ref": "NoncurrentVersionRetentionDays"}}
+    assert old["ExpiredObjectDeleteMarker"] is True
+    assert old["AbortIncompleteMultipartUpload"] == {"DaysAfterInitiation": 1}
 
 def test_functions_run_the_bootstrap_on_provided_al2023_with_the_contract_environment():
     glob = TEMPLATE["Globals"]["Function"]

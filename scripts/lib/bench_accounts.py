@@ -15,6 +15,7 @@ from standins import LocalDeployment  # noqa: E402
 from standins.local import ROOT  # noqa: E402
 
 N_SIGNIN, N_SIGNUP = int(os.environ["N_SIGNIN"]), int(os.environ["N_SIGNUP"])
+N_REFRESH = int(os.environ.get("N_REFRESH", os.environ["N_SIGNIN"]))
 BIN = Path(os.environ["SIGNIN_RELEASE_DIR"])
 
 
@@ -88,6 +89,18 @@ class Boto3Baseline:
         self.session(uid)
         self.credentials(uid)
 
+    def refresh(self, uid, sid):
+        """The refresh the usual way: read the record and the account, credentials, write the record."""
+        key = f"users/{uid}/account/sessions/{sid}.json"
+        obj = self.call(self.s3.get_object, Bucket=self.bucket, Key=key)
+        json.loads(obj["Body"].read())
+        json.loads(self.call(self.s3.get_object, Bucket=self.bucket, Key=f"users/{uid}/account/profile.json")["Body"].read())
+        json.loads(self.call(self.s3.get_object, Bucket=self.bucket, Key=f"users/{uid}/account/providers.json")["Body"].read())
+        self.credentials(uid)
+        token = base64.urlsafe_b64encode(os.urandom(32)).decode()
+        self.call(self.s3.put_object, Bucket=self.bucket, Key=key, Body=json.dumps({"hash": hashlib.sha256(token.encode()).hexdigest()}),
+                  IfMatch=obj["ETag"])
+
     def session(self, uid):
         token = base64.urlsafe_b64encode(os.urandom(32)).decode()
         self.call(self.s3.put_object, Bucket=self.bucket, Key=f"users/{uid}/account/sessions/{uuid.uuid4().hex}.json",
@@ -108,9 +121,11 @@ def network_lines(log_text, since):
 
 
 def main():
-    local = LocalDeployment(BIN, log_dir=ROOT / "bench-out" / "accounts-logs", extra_env={"AWS_LAMBDA_LOG_LEVEL": "DEBUG"}, functions=("auth-signin",))
+    local = LocalDeployment(BIN, log_dir=ROOT / "bench-out" / "accounts-logs", extra_env={"AWS_LAMBDA_LOG_LEVEL": "DEBUG"},
+                            functions=("auth-signin", "auth-refresh"))
     with local:
         fn = local.emulators["auth-signin"]
+        refresh_fn = local.emulators["auth-refresh"]
         idp = local.idp
         existing = f"001234.{uuid.uuid4().hex}.0001"
         assert fn.invoke({"provider": "apple", "idToken": idp.apple_token(existing)})["success"]
@@ -128,6 +143,21 @@ def main():
         swift_up = timed(lambda: fn.invoke({"provider": "apple", "idToken": next(it), "intent": "signup"}), N_SIGNUP)
         net_up = network_lines(fn.logs(), mark)
 
+        token = fn.invoke({"provider": "apple", "idToken": idp.apple_token(existing)})["data"]["refreshToken"]
+        for _ in range(10):  # warm
+            token = refresh_fn.invoke({"refreshToken": token})["data"]["refreshToken"]
+        mark = len(refresh_fn.logs())
+        holder = [token]
+
+        def one_refresh():
+            answer = refresh_fn.invoke({"refreshToken": holder[0]})
+            assert answer["success"], answer.get("error")
+            holder[0] = answer["data"]["refreshToken"]
+        swift_refresh = timed(one_refresh, N_REFRESH)
+        net_refresh = network_lines(refresh_fn.logs(), mark)
+        raw = base64.urlsafe_b64decode(holder[0][4:] + "==")
+        uid, sid = str(uuid.UUID(bytes=raw[:16])), raw[16:32].hex()
+
         base = Boto3Baseline(local)
         base.signin(idp.apple_token(existing))  # warm boto3's connections
         before = base.requests
@@ -138,6 +168,10 @@ def main():
         it = iter([idp.apple_token(f"001234.{uuid.uuid4().hex}.0003") for _ in range(N_SIGNUP)])
         py_up = timed(lambda: base.signup(next(it)), N_SIGNUP)
         py_up_req = (base.requests - before) / N_SIGNUP
+        base.refresh(uid, sid)  # warm
+        before = base.requests
+        py_refresh = timed(lambda: base.refresh(uid, sid), N_REFRESH)
+        py_refresh_req = (base.requests - before) / N_REFRESH
 
     def row(name, swift, net, py, py_req, target):
         req = statistics.median(r for r, _ in net) if net else float("nan")
@@ -149,9 +183,10 @@ def main():
               f"requests {py_req:.0f}, sequential rounds {py_req:.0f}")
         print(f"  ratio swift/python: median {statistics.median(swift) / statistics.median(py):.2f} x, p90 {pct(swift, 90) / pct(py, 90):.2f} x")
 
-    print(f"warm operations against local moto; {N_SIGNIN} sign-ins, {N_SIGNUP} sign-ups each side")
-    row("sign-in, existing user", swift_in, net_in, py_in, py_in_req, "target ≤ 4 requests in ≤ 2 rounds")
+    print(f"warm operations against local moto; {N_SIGNIN} sign-ins, {N_SIGNUP} sign-ups, {N_REFRESH} refreshes each side")
+    row("sign-in, existing user", swift_in, net_in, py_in, py_in_req, "target 5 requests in 2 rounds")
     row("sign-up", swift_up, net_up, py_up, py_up_req, "target ≤ 3 rounds")
+    row("refresh", swift_refresh, net_refresh, py_refresh, py_refresh_req, "target ≤ 3 rounds: record + account, then STS, then the rotation")
 
 
 if __name__ == "__main__":

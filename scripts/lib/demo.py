@@ -38,7 +38,9 @@ def step(n: int, title: str, answer: dict, expect: str, check=None) -> dict:
         if "refreshToken" in data:
             bits.append(f"refreshToken={redact(data['refreshToken'])}")
         if "signedOut" in data:
-            bits.append("signedOut=true")
+            bits.append(f"signedOut={str(data['signedOut']).lower()}")
+        if "sessions" in data:
+            bits.append("sessions=" + ", ".join(f"{x['provider']}/{x['device'] or '-'}{' (this one)' if x['current'] else ''}" for x in data["sessions"]))
         detail = " ".join(bits)
     else:
         detail = f"{answer['error']['code']}: {answer['error']['message']}"
@@ -55,15 +57,17 @@ def main() -> int:
         idp = local.idp
         print(f"   bucket {local.moto.bucket} at {local.moto.endpoint}; JWKS at http://127.0.0.1:{idp.port}\n")
 
-        a = step(1, "Sign up with Apple (first sign-in: Apple sends the name once)",
-                 local.invoke("auth-signin", {"provider": "apple", "idToken": idp.apple_token(APPLE_SUB), "fullName": "Ada Lovelace"}),
+        a = step(1, "Sign up with Apple on the iPhone (first sign-in: Apple sends the name once)",
+                 local.invoke("auth-signin", {"provider": "apple", "idToken": idp.apple_token(APPLE_SUB), "fullName": "Ada Lovelace",
+                                              "device": "iPhone 15 · Photos 2.3"}),
                  "success", lambda r: r["data"]["isNewUser"] is True)
         uuid = a["data"]["user"]["serviceUserID"] if a.get("success") else None
         session = a["data"]["refreshToken"] if a.get("success") else ""
 
-        step(2, "Sign in again with Apple (same account)",
-             local.invoke("auth-signin", {"provider": "apple", "idToken": idp.apple_token(APPLE_SUB), "intent": "signin"}),
-             "success", lambda r: r["data"]["user"]["serviceUserID"] == uuid and r["data"]["isNewUser"] is False)
+        mac = step(2, "Sign in again with Apple, on the Mac (same account)",
+                   local.invoke("auth-signin", {"provider": "apple", "idToken": idp.apple_token(APPLE_SUB), "intent": "signin", "device": "MacBook Air"}),
+                   "success", lambda r: r["data"]["user"]["serviceUserID"] == uuid and r["data"]["isNewUser"] is False)
+        mac_session = mac["data"]["refreshToken"] if mac.get("success") else ""
 
         step(3, "Sign in with Google, not linked yet",
              local.invoke("auth-signin", {"provider": "google", "idToken": idp.google_token(GOOGLE_SUB, name="Ada Lovelace"), "intent": "signin"}),
@@ -97,8 +101,18 @@ def main() -> int:
         else:
             failures.append("photo round trip (no credentials)")
 
-        step(8, "Sign out", local.invoke("auth-refresh", {"refreshToken": session, "action": "signout"}), "success")
-        step(9, "Refresh after sign-out", local.invoke("auth-refresh", {"refreshToken": session}), "SESSION_INVALID")
+        step(8, "List the account's sessions (from the Mac)",
+             local.invoke("auth-refresh", {"refreshToken": mac_session, "action": "list"}),
+             "success", lambda r: len(r["data"]["sessions"]) == 3 and sum(x["current"] for x in r["data"]["sessions"]) == 1)
+        step(9, "Unlink Google (from the Mac): the Google sign-in's session ends with it",
+             local.invoke("auth-link", {"refreshToken": mac_session, "action": "unlink", "provider": "google"}),
+             "success", lambda r: [p["type"] for p in r["data"]["user"]["providers"]] == ["apple"])
+        step(10, "Refresh the Google sign-in's session", local.invoke("auth-refresh", {"refreshToken": session}), "SESSION_INVALID")
+        step(11, "Sign out every other device (from the Mac)",
+             local.invoke("auth-refresh", {"refreshToken": mac_session, "action": "signoutOthers"}),
+             "success", lambda r: r["data"]["signedOut"] == 1)
+        step(12, "Sign out the Mac", local.invoke("auth-refresh", {"refreshToken": mac_session, "action": "signout"}), "success")
+        step(13, "Refresh after sign-out", local.invoke("auth-refresh", {"refreshToken": mac_session}), "SESSION_INVALID")
 
     print()
     if failures:

@@ -1,5 +1,6 @@
 import AWSClients
 import CurlHTTP
+import StrictJSON
 @testable import AccountDomain
 
 /// What the scheduler may do to one call instead of simply answering it.
@@ -63,6 +64,8 @@ final class Scheduler: @unchecked Sendable {
     /// Faults injected per operation id.
     private(set) var faultedOps: Set<Int> = []
     private(set) var faultCount = 0
+    /// Every resolved call goes into the trace too (SIM_TRACE_CALLS=1): for reading one seed.
+    var traceCalls = false
 
     init(seed: UInt64, s3: SimulatedS3, faultRate: Double, startMs: Int64 = 1_800_000_000_000) {
         rng = SimulationRandom(seed: seed)
@@ -148,7 +151,10 @@ final class Scheduler: @unchecked Sendable {
                 baton.pass(to: i, thenWaitAs: -1)
                 continue
             }
-            if let k { s.results[k] = resolve(s, s.calls[k]) }
+            if let k {
+                s.results[k] = resolve(s, s.calls[k])
+                if traceCalls { note("  op \(s.op ?? -1): \(describe(s.calls[k])) → \(brief(s.results[k]!))") }
+            }
             if let pause = s.pauseMs { clock += Int64(pause) }
             if s.results.allSatisfy({ $0 != nil }) {
                 s.state = .running
@@ -210,10 +216,29 @@ final class Scheduler: @unchecked Sendable {
         return result
     }
 
+    func brief(_ r: Result<AWSCallOutcome, AWSError>) -> String {
+        switch r {
+        case .failure(let e): return "error \(e.kind)"
+        case .success(.object(let o)): return o.map { "\($0.body.count) bytes \($0.metadata.first { $0.0 == "link-id" }.map { "link " + $0.1.prefix(6) } ?? "")" } ?? "absent"
+        case .success(.stored(let s)): return "\(s)"
+        case .success(.deleted(let d)): return "\(d)"
+        case .success(.listing(let l)): return "\(l.keys.count) keys"
+        case .success(.credentials): return "credentials"
+        }
+    }
+
     func describe(_ call: AWSCall) -> String {
         switch call {
         case .s3Get(let k): return "GET \(k)"
-        case .s3Put(let p): return "PUT \(p.key) \(p.condition)"
+        case .s3Put(let p):
+            let link = p.metadata.first { $0.0 == "link-id" }.map { " link " + $0.1.prefix(6) } ?? ""
+            var detail = ""
+            if p.key.hasSuffix("providers.json"), let doc = (try? JSONParser.parse(p.body)).flatMap(ProvidersDocument.init(json:)) {
+                detail = " [" + doc.providers.map { "\($0.id)/\($0.linkID?.prefix(6) ?? "-")" }.joined(separator: ",") + "] pending ["
+                    + doc.pending.map { "\($0.id)/\($0.linkID.prefix(6))" }.joined(separator: ",") + "] retired ["
+                    + doc.retired.map { "\($0.id)/\($0.linkID?.prefix(6) ?? "-")" }.joined(separator: ",") + "]"
+            }
+            return "PUT \(p.key) \(p.condition)\(link)\(detail)"
         case .s3Delete(let k, let c): return "DELETE \(k) \(c)"
         case .s3List(let p): return "LIST \(p)"
         case .assumeRole: return "AssumeRole"

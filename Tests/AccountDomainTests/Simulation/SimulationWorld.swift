@@ -242,7 +242,11 @@ final class SimulationWorld: @unchecked Sendable {
         }
         record.endMs = scheduler.clock
         if let unlinked, let session { record.filesAtEnd = files(of: unlinked, mappingTo: session.uuid) }
-        if let session { record.revokedAtEnd = !(scheduler.s3.json(AccountKeys.session(session.uuid, session.sessionID))?["revokedAt"]?.isNull ?? true) }
+        if let session {
+            // A deleted record (list clears ended ones) is as revoked as a session can be.
+            let stored = scheduler.s3.json(AccountKeys.session(session.uuid, session.sessionID))
+            record.revokedAtEnd = stored.map { !($0["revokedAt"]?.isNull ?? true) } ?? true
+        }
         scheduler.note("op \(id) actor \(actor): \(name) → \(record.outcome)")
         records.append(record)
         return value

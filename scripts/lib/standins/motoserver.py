@@ -29,7 +29,7 @@ USER_ROLE_POLICY = {
 class MotoServer:
     """moto_server on 127.0.0.1 with request signing enforced after setup.
 
-    Setup (bucket, user role, an IAM user with an access key) runs while
+    Setup (a versioned bucket, user role, an IAM user with an access key) runs while
     INITIAL_NO_AUTH_ACTION_COUNT lets requests through; then ``POST /moto-api/reset-auth`` with
     body ``0`` makes every later request need a valid SigV4 signature from a known key.
     """
@@ -81,7 +81,10 @@ class MotoServer:
         role = iam.create_role(RoleName="signin-user-access", AssumeRolePolicyDocument=json.dumps(trust))["Role"]
         iam.put_role_policy(RoleName="signin-user-access", PolicyName="user", PolicyDocument=json.dumps(USER_ROLE_POLICY))
         self.role_arn = role["Arn"]
-        self._client("s3").create_bucket(Bucket=self.bucket)
+        s3 = self._client("s3")
+        s3.create_bucket(Bucket=self.bucket)
+        # Versioned, as the template's bucket is (identity files are deleted by version id there).
+        s3.put_bucket_versioning(Bucket=self.bucket, VersioningConfiguration={"Status": "Enabled"})
         self.enforce_auth()
 
     def enforce_auth(self) -> None:
