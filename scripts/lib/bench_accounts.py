@@ -99,12 +99,12 @@ class Boto3Baseline:
         self.credentials(uid)
         token = base64.urlsafe_b64encode(os.urandom(32)).decode()
         self.call(self.s3.put_object, Bucket=self.bucket, Key=key, Body=json.dumps({"hash": hashlib.sha256(token.encode()).hexdigest()}),
-                  IfMatch=obj["ETag"])
+                  IfMatch=obj["ETag"], Tagging="record=session")
 
     def session(self, uid):
         token = base64.urlsafe_b64encode(os.urandom(32)).decode()
         self.call(self.s3.put_object, Bucket=self.bucket, Key=f"users/{uid}/account/sessions/{uuid.uuid4().hex}.json",
-                  Body=json.dumps({"hash": hashlib.sha256(token.encode()).hexdigest()}), IfNoneMatch="*")
+                  Body=json.dumps({"hash": hashlib.sha256(token.encode()).hexdigest()}), IfNoneMatch="*", Tagging="record=session")
 
     def credentials(self, uid):
         policy = json.dumps({"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Action": "s3:GetObject", "Resource": f"arn:aws:s3:::{self.bucket}/users/{uid}/photos/*"}]})

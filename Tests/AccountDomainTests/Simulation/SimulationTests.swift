@@ -49,7 +49,7 @@ enum Simulation {
         // so no conditional delete can tell them apart (docs/decisions.md); the simulation found
         // that window (seed 12926 when it still ran unversioned buckets) and it is documented.
         let versioned = true
-        let grace = Int64(config.pick([0, 1, 30]))
+        let grace = Int64(config.pick([0, 1, 1, 30]))
         let devices = 2 + config.below(3)
         let settings = AccountSettings(bucket: "sim-identities", region: "us-east-1", userRoleARN: "arn:aws:iam::123456789012:role/user-access",
                                        refreshTokenTTLSeconds: config.pick([86_400, 2_592_000]), recentAuthSeconds: 600,

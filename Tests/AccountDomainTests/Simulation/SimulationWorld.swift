@@ -174,9 +174,11 @@ final class SimulationWorld: @unchecked Sendable {
                 return "accepted"
             }
         case 87..<92 where sessions.count > 1:
-            // A thief with a copy of some device's current token races its owner.
+            // A thief with a copy of some device's token races its owner: often the token the
+            // owner has just rotated out (copied a moment before), so the thief's refresh is a
+            // grace rotation and the owner's current token becomes superseded.
             let victim = scheduler.rng.pick(sessions)
-            let stolen = victim.held
+            let stolen = victim.delivered.count > 1 && scheduler.rng.chance(0.5) ? victim.delivered[victim.delivered.count - 2] : victim.held
             if let token = run(actor, "steal", session: victim, presenting: stolen, { service throws(AccountError) in
                 try service.refresh(token: stolen, deadline: .none).session.refreshToken.value
             }) {
