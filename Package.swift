@@ -27,7 +27,7 @@ let package = Package(
         .target(name: "SigV4", dependencies: ["CryptoPrimitives", "PlatformSupport"]),
         .target(name: "AWSClients", dependencies: ["SigV4", "CurlHTTP", "StrictJSON", "PlatformSupport"]),
         .target(name: "TokenVerification", dependencies: ["CryptoPrimitives", "CurlHTTP", "StrictJSON", "PlatformSupport"]),
-        .target(name: "AccountDomain", dependencies: ["AWSClients", "CurlHTTP", "TokenVerification", "CryptoPrimitives", "StrictJSON", "PlatformSupport"]),
+        .target(name: "AccountDomain", dependencies: ["AWSClients", "TokenVerification", "CryptoPrimitives", "StrictJSON", "PlatformSupport"]),
         .target(name: "AuthService", dependencies: ["AccountDomain", "LambdaRuntime", "AWSClients", "CurlHTTP", "TokenVerification", "StrictJSON", "PlatformSupport"]),
 
         .executableTarget(name: "auth-signin", dependencies: ["AuthService", "LambdaRuntime"]),
@@ -43,7 +43,7 @@ let package = Package(
         .testTarget(name: "PlatformSupportTests", dependencies: ["PlatformSupport"]),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
         .testTarget(name: "CryptoPrimitivesTests", dependencies: ["CryptoPrimitives", "StrictJSON", "PlatformSupport"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "CurlHTTPTests", dependencies: ["CurlHTTP"]),
+        .testTarget(name: "CurlHTTPTests", dependencies: ["CurlHTTP", "PlatformSupport"]),
         .testTarget(name: "LambdaRuntimeTests", dependencies: ["LambdaRuntime", "StrictJSON"]),
         .testTarget(name: "SigV4Tests", dependencies: ["SigV4", "StrictJSON", "PlatformSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "AWSClientsTests", dependencies: ["AWSClients", "CurlHTTP", "PlatformSupport", "StrictJSON"], exclude: ["Stubs"]),

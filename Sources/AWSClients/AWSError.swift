@@ -1,4 +1,5 @@
 import CurlHTTP
+import PlatformSupport
 
 /// A failed S3 or STS call, classified for the caller. The message is AWS's own `Message`
 /// element or libcurl's text: never a header, a signature, a key or a token.

@@ -1,4 +1,5 @@
 import CurlHTTP
+import PlatformSupport
 
 /// One S3 or STS call ready to go: the transport that signs it, its request (or why it was
 /// refused before sending), and how to read the answer. Calls of different services and result

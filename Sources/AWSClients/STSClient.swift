@@ -1,4 +1,5 @@
 import CurlHTTP
+import PlatformSupport
 import SigV4
 
 public struct AssumeRoleRequest: Sendable {

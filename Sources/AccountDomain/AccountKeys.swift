@@ -40,7 +40,7 @@ public enum AccountKeys {
     /// A session id or link id as this service makes them: 32 lowercase hex characters.
     public static func isHexID(_ s: String) -> Bool { s.utf8.count == 32 && s.utf8.allSatisfy(ASCII.isLowerHex) }
 
-    /// The contract's providerID rule, `[A-Za-z0-9._-]{1,255}` and not `.`/`..`: the verifier's
-    /// own check, so a subject it accepts is always a safe key segment here.
-    public static func isValidProviderID(_ s: String) -> Bool { ClaimRules.isValidSubject(s) }
+    /// The providerID rule (`PlatformSupport.ProviderSubject`), which the verifier applies to
+    /// every `sub` it accepts, so a verified subject is always a safe key segment here.
+    public static func isValidProviderID(_ s: String) -> Bool { ProviderSubject.isValid(s) }
 }

@@ -1,5 +1,4 @@
 import AWSClients
-import CurlHTTP
 import PlatformSupport
 
 /// A refresh token checked for an action other than refresh, with the account it belongs to.

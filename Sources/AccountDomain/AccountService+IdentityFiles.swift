@@ -1,5 +1,4 @@
 import AWSClients
-import CurlHTTP
 import PlatformSupport
 
 /// What an identity file says: the account it maps to and the link it was created by.

@@ -1,5 +1,4 @@
 import AWSClients
-import CurlHTTP
 import PlatformSupport
 
 /// The account's sessions (CONTRACT.md, auth-refresh `list`, `signoutOthers`, `signoutSession`).

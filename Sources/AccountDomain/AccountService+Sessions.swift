@@ -1,5 +1,4 @@
 import AWSClients
-import CurlHTTP
 import PlatformSupport
 
 /// Refresh and sign-out (CONTRACT.md, auth-refresh). A refresh costs three rounds: the record and

@@ -1,5 +1,5 @@
 import AWSClients
-import CurlHTTP
+import PlatformSupport
 
 /// Runs the S3 and STS calls of one network round together (each with its own bounded retries)
 /// and returns their outcomes in order. `AWSBatch` is the real one; the deterministic simulation

@@ -1,5 +1,6 @@
 import AccountDomain
 import CurlHTTP
+import PlatformSupport
 import LambdaRuntime
 import StrictJSON
 

@@ -1,4 +1,5 @@
 import CurlHTTP
+import PlatformSupport
 import StrictJSON
 
 /// The Lambda Runtime API (https://docs.aws.amazon.com/lambda/latest/dg/runtimes-api.html) over

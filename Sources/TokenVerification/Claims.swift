@@ -1,4 +1,5 @@
 import CryptoPrimitives
+import PlatformSupport
 import StrictJSON
 
 /// The provider rules over a verified token's claims (CONTRACT.md, "Configuration"; issue 4).
@@ -76,22 +77,8 @@ public struct ClaimRules {
             realUserStatus: try smallInt("real_user_status", claims))
     }
 
-    /// `[A-Za-z0-9._-]{1,255}`, and neither `.` nor `..` (CONTRACT.md: the providerID rule; the
-    /// account store uses the same check for S3 keys).
-    public static func isValidSubject(_ sub: String) -> Bool {
-        let utf8 = sub.utf8
-        guard (1...255).contains(utf8.count), sub != ".", sub != ".." else { return false }
-        for c in utf8 {
-            switch c {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"):
-                continue
-            default:
-                return false
-            }
-        }
-        return true
-    }
+    /// The providerID rule, shared with the account store (`PlatformSupport.ProviderSubject`).
+    public static func isValidSubject(_ sub: String) -> Bool { ProviderSubject.isValid(sub) }
 
     /// Absent or null → nil; a string → it; anything else → invalid (a signed token of an
     /// unexpected shape is refused rather than guessed at).

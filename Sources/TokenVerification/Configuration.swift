@@ -14,19 +14,6 @@ public struct ProviderSettings: Sendable, Equatable {
     public var isEnabled: Bool { !audiences.isEmpty }
 }
 
-/// A configuration value the verifier cannot start with: names the variable and what is wrong.
-public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
-    public let variable: String
-    public let message: String
-
-    public init(variable: String, message: String) {
-        self.variable = variable
-        self.message = message
-    }
-
-    public var description: String { "\(variable) \(message)" }
-}
-
 public struct VerifierConfiguration: Sendable, Equatable {
     public static let defaultAppleJWKSURL = "https://appleid.apple.com/auth/keys"
     public static let defaultGoogleJWKSURL = "https://www.googleapis.com/oauth2/v3/certs"

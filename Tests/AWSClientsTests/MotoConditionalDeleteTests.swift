@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import AWSClients
 import CurlHTTP
+import PlatformSupport
 
 /// The calls the account flows use to remove exactly what they read (identity files), against moto
 /// with signature checking on. The stand-in's bucket is versioned, as the template's is.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import AWSClients
 import CurlHTTP
+import PlatformSupport
 
 /// Every operation against moto_server with signature checking on. The stand-in is started once
 /// for the run; a test that cannot reach it fails.

@@ -1,6 +1,7 @@
 import Testing
 @testable import AWSClients
 import CurlHTTP
+import PlatformSupport
 
 /// Retries and deadlines against a scripted loopback stub (Stubs/aws_stub.py), one per test.
 @Suite struct RetryTests {

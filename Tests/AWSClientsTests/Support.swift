@@ -6,6 +6,7 @@ import Glibc
 #endif
 @testable import AWSClients
 import CurlHTTP
+import PlatformSupport
 
 struct StandInError: Error, CustomStringConvertible {
     let description: String

@@ -1,6 +1,7 @@
 import Testing
 @testable import AWSClients
 import CurlHTTP
+import PlatformSupport
 
 @Suite struct XMLReaderTests {
     @Test func readsS3AndSTSShapes() throws {

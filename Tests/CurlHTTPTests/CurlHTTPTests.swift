@@ -1,4 +1,5 @@
 import Foundation
+import PlatformSupport
 import Testing
 @testable import CurlHTTP
 

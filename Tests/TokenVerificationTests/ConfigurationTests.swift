@@ -1,3 +1,4 @@
+import PlatformSupport
 import Testing
 
 @testable import TokenVerification

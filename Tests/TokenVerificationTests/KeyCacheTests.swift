@@ -1,5 +1,6 @@
 import Foundation
 import CurlHTTP
+import PlatformSupport
 import Testing
 
 @testable import TokenVerification

@@ -1,5 +1,5 @@
 import AWSClients
-import CurlHTTP
+import PlatformSupport
 @testable import AccountDomain
 
 /// The account backend over `SimulatedS3`, one call after another, for unit tests that stage an

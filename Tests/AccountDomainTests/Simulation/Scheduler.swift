@@ -1,5 +1,5 @@
 import AWSClients
-import CurlHTTP
+import PlatformSupport
 import StrictJSON
 @testable import AccountDomain
 

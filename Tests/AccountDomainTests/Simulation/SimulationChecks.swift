@@ -1,5 +1,4 @@
 import AWSClients
-import CurlHTTP
 import PlatformSupport
 import StrictJSON
 import TokenVerification

@@ -1,4 +1,4 @@
-import PlatformSupport
+
 
 /// Bounded retries with exponential backoff and full jitter (AWS Architecture Blog, "Exponential
 /// Backoff and Jitter"): attempt n waits a uniform random time in [0, min(cap, base·2ⁿ)].
