@@ -120,7 +120,7 @@ public struct AWSConfig: Sendable {
     }
 
     /// The same, from any lookup that answers nil for unset or empty (tests use a dictionary).
-    static func from(environment env: (String) -> String?) throws(AWSConfigError) -> AWSConfig {
+    package static func from(environment env: (String) -> String?) throws(AWSConfigError) -> AWSConfig {
         guard let region = env("AWS_REGION") ?? env("AWS_DEFAULT_REGION") else {
             throw AWSConfigError("AWS_REGION is not set")
         }

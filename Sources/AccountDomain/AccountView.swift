@@ -1,6 +1,5 @@
 import AWSClients
 import PlatformSupport
-import StrictJSON
 import TokenVerification
 
 /// A loaded account: the two documents with the ETags they were read at.
@@ -11,17 +10,6 @@ public struct Account: Sendable {
     public var providersETag: String
 
     public var serviceUserID: String { profile.serviceUserID }
-
-    /// The `user` object of every answer (CONTRACT.md).
-    public var userJSON: JSONValue {
-        .object(JSONObject([
-            ("serviceUserID", .string(profile.serviceUserID)), ("displayName", .string(profile.displayName)),
-            ("email", profile.email.map(JSONValue.string) ?? .null), ("createdAt", .string(profile.createdAt)),
-            ("lastUpdated", .string(profile.lastUpdated)), ("primaryProvider", .string(providers.primaryProvider.rawValue)),
-            ("providers", .array(providers.providers.map(\.apiJSON))), ("subscription", profile.subscription),
-            ("preferences", profile.preferences),
-        ]))
-    }
 }
 
 /// What sign-in and refresh hand back besides the user.
@@ -30,13 +18,6 @@ public struct IssuedSession: Sendable {
     public var refreshToken: RefreshToken
     public var refreshTokenExpiresAtMs: Int64
     public var storagePrefix: String
-
-    public var credentialsJSON: JSONValue {
-        .object(JSONObject([
-            ("accessKeyId", .string(credentials.accessKeyID)), ("secretAccessKey", .string(credentials.secretAccessKey)),
-            ("sessionToken", .string(credentials.sessionToken)), ("expiration", .string(credentials.expiration)),
-        ]))
-    }
 }
 
 public struct SignInOutcome: Sendable {

@@ -58,14 +58,6 @@ extension ProviderLink {
         ]))
     }
 
-    /// The shape the API returns (CONTRACT.md: no displayName, no link id).
-    public var apiJSON: JSONValue {
-        .object(JSONObject([
-            ("type", .string(type.rawValue)), ("id", .string(id)), ("email", email.map(JSONValue.string) ?? .null),
-            ("isPrimary", .bool(isPrimary)), ("linkedAt", .string(linkedAt)), ("lastUsed", .string(lastUsed)),
-        ]))
-    }
-
     init?(json: JSONValue) {
         guard let o = json.objectValue, let type = o["type"]?.stringValue.flatMap(IdentityProvider.init(rawValue:)),
               let id = o["id"]?.stringValue, let linked = o["linkedAt"]?.stringValue

@@ -3,15 +3,24 @@ import AWSClients
 import LambdaRuntime
 import TokenVerification
 
-/// A failure that is not the caller's and not a passing outage: a bug or a broken deployment.
-/// It goes to the Runtime API error endpoint, so Lambda's error metrics count it.
-public struct UnclassifiedFailure: LambdaFunctionError {
-    public let errorType: String
-    public let errorMessage: String
-}
+/// The one place where a failure becomes the contract's code (docs/API.md, "The envelope"): the
+/// request's own faults, token verification, and the account domain. What cannot be classified
+/// (a bug, a broken deployment) is `UnclassifiedFailure`, reported through the Runtime API's
+/// error endpoint so that Lambda's error metrics count bugs, not bad passwords.
+enum ErrorMapping {
+    /// The contract's code for `error`; rethrows what is not the caller's fault or a passing
+    /// outage (an `UnclassifiedFailure`, or an error of a type no mapping knows, which the
+    /// runtime reports by its type name only).
+    static func serviceError(for error: any Error, provider: IdentityProvider?) throws -> ServiceError {
+        switch error {
+        case let e as ServiceError: return e
+        case let e as TokenError: return serviceError(e)
+        case let e as AccountError: return try serviceError(e, provider: provider).get()
+        default: throw error
+        }
+    }
 
-extension ServiceError {
-    static func from(_ error: TokenError) -> ServiceError {
+    static func serviceError(_ error: TokenError) -> ServiceError {
         switch error.kind {
         case .invalid: return ServiceError(.invalidToken, error.message)
         case .expired: return ServiceError(.tokenExpired, error.message)
@@ -20,38 +29,47 @@ extension ServiceError {
         }
     }
 
-    /// Maps a domain outcome to the contract's code, or throws it on as unclassified.
-    static func from(_ error: AccountError, provider: IdentityProvider? = nil) throws(UnclassifiedFailure) -> ServiceError {
-        let name = provider.map { $0 == .apple ? "Apple" : "Google" } ?? "this"
+    static func serviceError(_ error: AccountError, provider: IdentityProvider?) -> Result<ServiceError, UnclassifiedFailure> {
+        let name = provider?.displayName ?? "this"
         switch error {
-        case .accountNotFound: return ServiceError(.accountNotFound, "No account is linked to this \(name) sign-in.")
-        case .accountAlreadyExists: return ServiceError(.accountAlreadyExists, "An account already exists for this \(name) sign-in; sign in instead.")
-        case .providerAlreadyLinked: return ServiceError(.providerAlreadyLinked, "This \(name) sign-in is linked to another account, or this account already has a different \(name) sign-in.")
-        case .providerNotLinked: return ServiceError(.providerNotLinked, "This account has no \(name) sign-in to unlink.")
-        case .lastProvider: return ServiceError(.lastProvider, "This is the account's only sign-in method; link another before unlinking it.")
-        case .sessionInvalid: return ServiceError(.sessionInvalid, "The session is not valid; sign in again.")
-        case .reauthenticationRequired: return ServiceError(.reauthenticationRequired, "This change needs a recent sign-in; sign in again, then retry.")
-        case .conflict: return ServiceError(.conflict, "A concurrent change to this account won; retry.")
+        case .accountNotFound: return .success(ServiceError(.accountNotFound, "No account is linked to this \(name) sign-in."))
+        case .accountAlreadyExists: return .success(ServiceError(.accountAlreadyExists, "An account already exists for this \(name) sign-in; sign in instead."))
+        case .providerAlreadyLinked:
+            return .success(ServiceError(.providerAlreadyLinked, "This \(name) sign-in is linked to another account, or this account already has a different \(name) sign-in."))
+        case .providerNotLinked: return .success(ServiceError(.providerNotLinked, "This account has no \(name) sign-in to unlink."))
+        case .lastProvider: return .success(ServiceError(.lastProvider, "This is the account's only sign-in method; link another before unlinking it."))
+        case .sessionInvalid: return .success(ServiceError(.sessionInvalid, "The session is not valid; sign in again."))
+        case .reauthenticationRequired: return .success(ServiceError(.reauthenticationRequired, "This change needs a recent sign-in; sign in again, then retry."))
+        case .conflict: return .success(ServiceError(.conflict, "A concurrent change to this account won; retry."))
         case .upstream(let aws):
-            if aws.kind == .conflict {
-                // S3's 409 ConditionalRequestConflict outlasted the client's retries.
-                return ServiceError(.conflict, "A concurrent change to this account won; retry.")
-            }
+            // S3's 409 ConditionalRequestConflict that outlasted the client's retries.
+            if aws.kind == .conflict { return .success(ServiceError(.conflict, "A concurrent change to this account won; retry.")) }
             if aws.isRetryable || aws.kind == .unavailable || aws.kind == .throttled {
-                return ServiceError(.upstreamUnavailable, "Storage or credentials service unavailable; retry with backoff.")
+                return .success(ServiceError(.upstreamUnavailable, "Storage or credentials service unavailable; retry with backoff."))
             }
-            throw UnclassifiedFailure(errorType: "AWS.\(aws.code ?? String(describing: aws.kind))", errorMessage: "S3/STS refused a request: \(aws.code ?? "\(aws.kind)")")
+            return .failure(UnclassifiedFailure(errorType: "AWS.\(aws.code ?? String(describing: aws.kind))", errorMessage: "S3/STS refused a request: \(aws.code ?? "\(aws.kind)")"))
         case .corruptDocument(let key, let reason):
-            throw UnclassifiedFailure(errorType: "Account.CorruptDocument", errorMessage: "\(redactedKey(key)): \(reason)")
+            return .failure(UnclassifiedFailure(errorType: "Account.CorruptDocument", errorMessage: "\(redactedKey(key)): \(reason)"))
         case .internalError(let reason):
-            throw UnclassifiedFailure(errorType: "Account.InternalError", errorMessage: reason)
+            return .failure(UnclassifiedFailure(errorType: "Account.InternalError", errorMessage: reason))
         }
     }
 
-    /// Keys carry provider subjects and account ids; keep only their shape in error messages.
+    /// Keys carry provider subjects and account ids; keep only their shape in error messages:
+    /// the first segment, and the last one when it names a document (`profile.json`), never an
+    /// identifier (`identities/apple/<sub>`, a session id).
     static func redactedKey(_ key: String) -> String {
         let parts = key.split(separator: "/")
         guard let first = parts.first else { return key }
-        return first + "/…" + (parts.count > 2 ? "/" + parts[parts.count - 1] : "")
+        guard parts.count > 2, first != "identities", let last = parts.last, ["profile.json", "providers.json"].contains(String(last)) else {
+            return first + "/…"
+        }
+        return first + "/…/" + last
     }
+}
+
+/// A failure that is not the caller's and not a passing outage: a bug or a broken deployment.
+struct UnclassifiedFailure: LambdaFunctionError {
+    let errorType: String
+    let errorMessage: String
 }

@@ -1,7 +1,4 @@
 import AuthService
 import LambdaRuntime
 
-Lambda.run { context in
-    let runtime = try ServiceRuntime.start(context, prefetchKeys: true)
-    return FunctionHandler(LinkOperation(runtime: runtime), http: runtime.http)
-}
+Lambda.run { context in try AuthFunction.link.start(context) }

@@ -1,0 +1,86 @@
+import AccountDomain
+import AWSClients
+import PlatformSupport
+import StrictJSON
+
+/// The `data` of a successful answer. Every answer's JSON is built in this file (docs/API.md
+/// describes each shape), so the shapes are read and changed in one place.
+struct Answer {
+    let data: JSONValue
+}
+
+extension Answer {
+    /// auth-signin.
+    static func signedIn(_ o: SignInOutcome, settings: AccountSettings) -> Answer {
+        Answer(data: .object(JSONObject([
+            ("isNewUser", .bool(o.isNewUser)), ("user", user(o.account)), ("credentials", credentials(o.session.credentials)),
+            ("storage", storage(settings, prefix: o.session.storagePrefix)), ("refreshToken", .string(o.session.refreshToken.value)),
+            ("refreshTokenExpiresAt", timestamp(o.session.refreshTokenExpiresAtMs)),
+        ])))
+    }
+
+    /// auth-refresh `refresh`.
+    static func refreshed(_ o: RefreshOutcome, settings: AccountSettings) -> Answer {
+        Answer(data: .object(JSONObject([
+            ("credentials", credentials(o.session.credentials)), ("storage", storage(settings, prefix: o.session.storagePrefix)),
+            ("refreshToken", .string(o.session.refreshToken.value)), ("refreshTokenExpiresAt", timestamp(o.session.refreshTokenExpiresAtMs)),
+            ("user", user(o.account)),
+        ])))
+    }
+
+    /// `signout`, `signoutSession`.
+    static let signedOut = Answer(data: .object(JSONObject([("signedOut", .bool(true))])))
+
+    /// `signoutOthers`: how many sessions it ended.
+    static func signedOut(count: Int) -> Answer { Answer(data: .object(JSONObject([("signedOut", .int(count))]))) }
+
+    /// `list`.
+    static func sessions(_ list: [SessionSummary]) -> Answer {
+        Answer(data: .object(JSONObject([("sessions", .array(list.map { s in
+            .object(JSONObject([
+                ("sessionId", .string(s.sessionID)), ("provider", .string(s.provider.rawValue)), ("device", s.device.map(JSONValue.string) ?? .null),
+                ("signedInAt", timestamp(s.signedInAtMs)), ("lastRefreshedAt", timestamp(s.lastRefreshedAtMs)),
+                ("expiresAt", timestamp(s.expiresAtMs)), ("current", .bool(s.isCurrent)),
+            ]))
+        }))])))
+    }
+
+    /// auth-link `link` and `unlink`.
+    static func linked(_ o: LinkOutcome) -> Answer {
+        Answer(data: .object(JSONObject([("status", .string(o.status.rawValue)), ("user", user(o.account))])))
+    }
+
+    // MARK: parts
+
+    /// The `user` object of every answer that carries one.
+    static func user(_ a: Account) -> JSONValue {
+        let p = a.profile
+        return .object(JSONObject([
+            ("serviceUserID", .string(p.serviceUserID)), ("displayName", .string(p.displayName)), ("email", p.email.map(JSONValue.string) ?? .null),
+            ("createdAt", .string(p.createdAt)), ("lastUpdated", .string(p.lastUpdated)),
+            ("primaryProvider", .string(a.providers.primaryProvider.rawValue)), ("providers", .array(a.providers.providers.map(provider))),
+            ("subscription", p.subscription), ("preferences", p.preferences),
+        ]))
+    }
+
+    /// One linked provider as the API shows it (no display name, no link id).
+    static func provider(_ link: ProviderLink) -> JSONValue {
+        .object(JSONObject([
+            ("type", .string(link.type.rawValue)), ("id", .string(link.id)), ("email", link.email.map(JSONValue.string) ?? .null),
+            ("isPrimary", .bool(link.isPrimary)), ("linkedAt", .string(link.linkedAt)), ("lastUsed", .string(link.lastUsed)),
+        ]))
+    }
+
+    static func credentials(_ c: TemporaryCredentials) -> JSONValue {
+        .object(JSONObject([
+            ("accessKeyId", .string(c.accessKeyID)), ("secretAccessKey", .string(c.secretAccessKey)),
+            ("sessionToken", .string(c.sessionToken)), ("expiration", .string(c.expiration)),
+        ]))
+    }
+
+    static func storage(_ settings: AccountSettings, prefix: String) -> JSONValue {
+        .object(JSONObject([("bucket", .string(settings.bucket)), ("region", .string(settings.region)), ("prefix", .string(prefix))]))
+    }
+
+    static func timestamp(_ ms: Int64) -> JSONValue { .string(ISO8601.format(milliseconds: ms)) }
+}

@@ -1,0 +1,51 @@
+import CurlHTTP
+import LambdaRuntime
+import PlatformSupport
+
+/// The three functions, each its own executable, and the actions each serves. The executables
+/// call `AuthFunction.<name>.start(context)` inside `Lambda.run`; this is the module's whole
+/// public surface.
+public enum AuthFunction: Sendable {
+    case signin, refresh, link
+
+    /// The actions, chosen by the request's `action` field; the first is the default. A
+    /// function with one action does not read the field at all.
+    var actions: [any Action.Type] {
+        switch self {
+        case .signin: return [SignInAction.self]
+        case .refresh: return [RefreshAction.self, SignOutAction.self, ListSessionsAction.self, SignOutOthersAction.self, SignOutSessionAction.self]
+        case .link: return [LinkAction.self, UnlinkAction.self]
+        }
+    }
+
+    /// The request's action, with its fields read and checked.
+    func action(for request: Request) throws(ServiceError) -> any Action {
+        let actions = self.actions
+        guard actions.count > 1 else { return try actions[0].init(request) }
+        let name = try request.choice("action", actions.map { $0.name }, default: actions[0].name)
+        return try actions.first { $0.name == name }!.init(request)
+    }
+
+    /// Start-up: reads and validates the configuration (a `ConfigurationError` becomes the init
+    /// error), opens the HTTP client, and for the functions that verify ID tokens fetches both
+    /// providers' keys now, concurrently, so the first sign-in does not wait for them (a failed
+    /// fetch is retried on first use).
+    public func start(_ context: InitContext) throws -> some LambdaHandler {
+        let configuration = try ServiceConfiguration.from(environment: Environment.nonEmpty)
+        let http: HTTPClient
+        do throws(HTTPError) { http = try HTTPClient() } catch {
+            throw ConfigurationError(variable: "libcurl", message: "is not usable: \(error.message)")
+        }
+        let dependencies = ServiceDependencies(configuration: configuration, http: http)
+        if self != .refresh { dependencies.verifier.prefetchKeys(deadline: .after(milliseconds: 3_000)) }
+        context.logger.info("init", [("function", .string(context.functionName)), ("region", .string(configuration.aws.region)),
+                                     ("libcurl", .string(CurlLibrary.version ?? "?"))])
+        return ServiceHandler(function: self, dependencies: dependencies)
+    }
+}
+
+/// A configuration the function cannot start with is reported to `/runtime/init/error`.
+extension ConfigurationError: LambdaFunctionError {
+    public var errorType: String { "Runtime.InvalidConfiguration" }
+    public var errorMessage: String { description }
+}

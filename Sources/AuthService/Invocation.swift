@@ -1,0 +1,111 @@
+import PlatformSupport
+import StrictJSON
+
+/// One invocation's event, parsed once and classified by its shape: the app's own `Invoke`
+/// (the payload is the request) or a Lambda Function URL (an HTTP payload v2 event whose `body`
+/// carries the request, answered as HTTP). Apple's notification bodies and the scheduled event
+/// become further shapes here, each dispatched from `ServiceHandler` in one place.
+enum Invocation {
+    /// How the answer must be shaped (docs/API.md: the HTTP status is used only for Function URLs).
+    enum Shape: Sendable, Equatable {
+        case direct
+        case functionURL
+    }
+
+    /// Events over 64 KiB are refused (docs/API.md, "Events").
+    static let maxEventBytes = 64 * 1024
+    /// A Function URL event wraps a request of at most `maxEventBytes` (base64 adds a third) in
+    /// headers and request context; nothing legitimate is larger, so a larger payload is refused
+    /// before it is parsed.
+    static let maxRawEventBytes = 4 * maxEventBytes
+
+    case appCall(Request)
+    case functionURL(Request)
+
+    var shape: Shape {
+        switch self {
+        case .appCall: return .direct
+        case .functionURL: return .functionURL
+        }
+    }
+
+    var request: Request {
+        switch self {
+        case .appCall(let r), .functionURL(let r): return r
+        }
+    }
+
+    /// The event's shape and request, or why it cannot be read (with the shape to answer in).
+    /// A direct event is parsed exactly once; a Function URL event twice (the envelope, then the
+    /// body it carries as a string). Messages name the problem, never the content.
+    static func parse(_ event: [UInt8]) -> Result<Invocation, Refusal> {
+        guard event.count <= maxRawEventBytes else {
+            return .failure(Refusal(tooLarge, shape: contains(event, Array("\"requestContext\"".utf8)) ? .functionURL : .direct))
+        }
+        let value: JSONValue
+        do throws(JSONError) { value = try JSONParser.parse(event) } catch {
+            if event.count > maxEventBytes { return .failure(Refusal(tooLarge, shape: .direct)) }
+            return .failure(Refusal(ServiceError(.invalidRequest, "The event is not valid JSON (\(error.description))."), shape: .direct))
+        }
+        if let http = functionURLRequest(value) {
+            return functionURLBody(http).flatMap { body in
+                Request.parse(body).map(Invocation.functionURL).mapError { Refusal($0, shape: .functionURL) }
+            }
+        }
+        guard event.count <= maxEventBytes else { return .failure(Refusal(tooLarge, shape: .direct)) }
+        guard let object = value.objectValue else {
+            return .failure(Refusal(ServiceError(.invalidRequest, "The event must be a JSON object."), shape: .direct))
+        }
+        return .success(.appCall(Request(object)))
+    }
+
+    /// A request that could not be read, and the shape its refusal is answered in.
+    struct Refusal: Error {
+        let error: ServiceError
+        let shape: Shape
+
+        init(_ error: ServiceError, shape: Shape) {
+            self.error = error
+            self.shape = shape
+        }
+    }
+
+    static var tooLarge: ServiceError { ServiceError(.invalidRequest, "The event is larger than \(maxEventBytes) bytes.") }
+
+    /// An HTTP payload v2 event: `"version": "2.0"` and an object `requestContext.http`.
+    static func functionURLRequest(_ value: JSONValue) -> JSONObject? {
+        guard let object = value.objectValue, object["version"]?.stringValue == "2.0",
+              object["requestContext"]?["http"]?.objectValue != nil else { return nil }
+        return object
+    }
+
+    /// The request bytes a Function URL event carries: `body` (a string, or absent), base64-decoded
+    /// when `isBase64Encoded` is true, at most `maxEventBytes`.
+    static func functionURLBody(_ http: JSONObject) -> Result<[UInt8], Refusal> {
+        func refuse(_ message: String) -> Result<[UInt8], Refusal> { .failure(Refusal(ServiceError(.invalidRequest, message), shape: .functionURL)) }
+        let body: String
+        switch http["body"] {
+        case nil, .some(.null): body = ""
+        case .some(.string(let s)): body = s
+        default: return refuse("The HTTP request body must be a string.")
+        }
+        let base64: Bool
+        switch http["isBase64Encoded"] {
+        case nil, .some(.null): base64 = false
+        case .some(.bool(let b)): base64 = b
+        default: return refuse("The HTTP request's isBase64Encoded must be a boolean.")
+        }
+        var bytes = Array(body.utf8)
+        if base64 {
+            guard let decoded = Base64.decode(body) else { return refuse("The HTTP request body is not valid base64.") }
+            bytes = decoded
+        }
+        guard bytes.count <= maxEventBytes else { return .failure(Refusal(tooLarge, shape: .functionURL)) }
+        return .success(bytes)
+    }
+
+    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard !needle.isEmpty, haystack.count >= needle.count else { return false }
+        return (0...(haystack.count - needle.count)).contains { i in haystack[i..<(i + needle.count)].elementsEqual(needle) }
+    }
+}

@@ -1,0 +1,15 @@
+import AccountDomain
+import PlatformSupport
+
+/// auth-refresh `list`: the account's live sessions, newest first.
+struct ListSessionsAction: Action {
+    static let name = "list"
+
+    let refreshToken: String
+
+    init(_ request: Request) throws(ServiceError) { refreshToken = try request.refreshToken() }
+
+    func run(_ d: ServiceDependencies, deadline: Deadline) throws -> Answer {
+        .sessions(try d.accounts.listSessions(token: refreshToken, deadline: deadline))
+    }
+}

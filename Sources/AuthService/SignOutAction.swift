@@ -1,0 +1,16 @@
+import AccountDomain
+import PlatformSupport
+
+/// auth-refresh `signout`: end this session.
+struct SignOutAction: Action {
+    static let name = "signout"
+
+    let refreshToken: String
+
+    init(_ request: Request) throws(ServiceError) { refreshToken = try request.refreshToken() }
+
+    func run(_ d: ServiceDependencies, deadline: Deadline) throws -> Answer {
+        try d.accounts.signOut(token: refreshToken, deadline: deadline)
+        return .signedOut
+    }
+}

@@ -1,0 +1,21 @@
+import AccountDomain
+import PlatformSupport
+
+/// auth-refresh `signoutSession`: end one session of the account by its id (another one needs a
+/// recent sign-in).
+struct SignOutSessionAction: Action {
+    static let name = "signoutSession"
+
+    let refreshToken: String
+    let sessionID: String
+
+    init(_ request: Request) throws(ServiceError) {
+        refreshToken = try request.refreshToken()
+        sessionID = try request.sessionID()
+    }
+
+    func run(_ d: ServiceDependencies, deadline: Deadline) throws -> Answer {
+        try d.accounts.signOutSession(token: refreshToken, sessionID: sessionID, deadline: deadline)
+        return .signedOut
+    }
+}

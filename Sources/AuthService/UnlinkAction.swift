@@ -1,0 +1,20 @@
+import AccountDomain
+import PlatformSupport
+import TokenVerification
+
+/// auth-link `unlink`: remove a provider from the signed-in account (its sessions end with it).
+struct UnlinkAction: Action {
+    static let name = "unlink"
+
+    let refreshToken: String
+    let provider: IdentityProvider?
+
+    init(_ request: Request) throws(ServiceError) {
+        refreshToken = try request.refreshToken()
+        provider = try request.provider()
+    }
+
+    func run(_ d: ServiceDependencies, deadline: Deadline) throws -> Answer {
+        .linked(try d.accounts.unlink(token: refreshToken, provider: provider!, deadline: deadline))
+    }
+}

@@ -1,4 +1,0 @@
-import Testing
-@testable import AuthService
-
-@Test func AuthServiceModuleLinks() {}
