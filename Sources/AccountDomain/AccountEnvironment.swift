@@ -3,21 +3,21 @@ import PlatformSupport
 /// Time, randomness and waiting, injected so that the deterministic simulation can run many
 /// operations against one virtual clock and replay a run exactly from its seed. `live` is the
 /// process's own: the wall clock, the kernel CSPRNG, a real sleep.
-public struct AccountEnvironment: Sendable {
+struct AccountEnvironment: Sendable {
     /// Milliseconds since the epoch.
-    public var now: @Sendable () -> Int64
+    var now: @Sendable () -> Int64
     /// Cryptographically secure bytes in production (tokens, UUIDs, link ids).
-    public var randomBytes: @Sendable (Int) -> [UInt8]
+    var randomBytes: @Sendable (Int) -> [UInt8]
     /// Waits this many milliseconds (after a lost conditional write, so racing writers spread out).
-    public var pause: @Sendable (Int) -> Void
+    var pause: @Sendable (Int) -> Void
 
-    public init(now: @escaping @Sendable () -> Int64, randomBytes: @escaping @Sendable (Int) -> [UInt8], pause: @escaping @Sendable (Int) -> Void) {
+    init(now: @escaping @Sendable () -> Int64, randomBytes: @escaping @Sendable (Int) -> [UInt8], pause: @escaping @Sendable (Int) -> Void) {
         self.now = now
         self.randomBytes = randomBytes
         self.pause = pause
     }
 
-    public static let live = AccountEnvironment(now: { Clock.nowMilliseconds() }, randomBytes: { SecureRandom.bytes($0) },
+    static let live = AccountEnvironment(now: { Clock.nowMilliseconds() }, randomBytes: { SecureRandom.bytes($0) },
                                                 pause: { Clock.sleep(milliseconds: $0) })
 
     /// A lowercase RFC 4122 version-4 UUID.

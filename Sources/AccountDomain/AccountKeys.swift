@@ -1,30 +1,30 @@
 import PlatformSupport
 import TokenVerification
 
-/// The S3 layout of CONTRACT.md, in one place.
+/// The S3 layout (docs/API.md and the contract it states), in one place.
 public enum AccountKeys {
-    public static func identity(_ provider: IdentityProvider, _ providerID: String) -> String {
+    static func identity(_ provider: IdentityProvider, _ providerID: String) -> String {
         "identities/\(provider.rawValue)/\(providerID)"
     }
 
-    public static func userPrefix(_ uuid: String) -> String { "users/\(uuid)/" }
-    public static func profile(_ uuid: String) -> String { "users/\(uuid)/account/profile.json" }
-    public static func providers(_ uuid: String) -> String { "users/\(uuid)/account/providers.json" }
-    public static func sessionsPrefix(_ uuid: String) -> String { "users/\(uuid)/account/sessions/" }
-    public static func session(_ uuid: String, _ sessionID: String) -> String { sessionsPrefix(uuid) + sessionID + ".json" }
+    static func userPrefix(_ uuid: String) -> String { "users/\(uuid)/" }
+    static func profile(_ uuid: String) -> String { "users/\(uuid)/account/profile.json" }
+    static func providers(_ uuid: String) -> String { "users/\(uuid)/account/providers.json" }
+    static func sessionsPrefix(_ uuid: String) -> String { "users/\(uuid)/account/sessions/" }
+    static func session(_ uuid: String, _ sessionID: String) -> String { sessionsPrefix(uuid) + sessionID + ".json" }
 
     /// Zero-byte `application/x-directory` markers made at sign-up.
-    public static func markers(_ uuid: String) -> [String] {
+    static func markers(_ uuid: String) -> [String] {
         let p = userPrefix(uuid)
         return [p, p + "photos/", p + "thumbnails/", p + "metadata/", p + "account/"]
     }
 
     /// User metadata of an identity file: the link id it was created with (see `ProvidersDocument`).
-    public static let linkIDMetadata = "link-id"
+    static let linkIDMetadata = "link-id"
 
     /// 36 characters, lowercase hex in 8-4-4-4-12 groups: the only UUID form this service writes,
     /// and the only one allowed into a key or a policy.
-    public static func isCanonicalUUID(_ s: String) -> Bool {
+    static func isCanonicalUUID(_ s: String) -> Bool {
         let b = Array(s.utf8)
         guard b.count == 36 else { return false }
         for (i, c) in b.enumerated() {
@@ -42,5 +42,5 @@ public enum AccountKeys {
 
     /// The providerID rule (`PlatformSupport.ProviderSubject`), which the verifier applies to
     /// every `sub` it accepts, so a verified subject is always a safe key segment here.
-    public static func isValidProviderID(_ s: String) -> Bool { ProviderSubject.isValid(s) }
+    static func isValidProviderID(_ s: String) -> Bool { ProviderSubject.isValid(s) }
 }

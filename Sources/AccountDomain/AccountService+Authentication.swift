@@ -12,7 +12,7 @@ struct AuthenticatedSession {
 }
 
 extension AccountService {
-    /// Checks a token for link, unlink, list, signoutOthers or signoutSession (CONTRACT.md): only
+    /// Checks a token for link, unlink, list, signoutOthers or signoutSession (docs/API.md): only
     /// the session's current token counts (reuse of an older one revokes the session), its
     /// identity must still be linked, and with `recent` its original sign-in must be within
     /// RECENT_AUTH_SECONDS. Reads the record, the account and `alsoRead` in one round; the token

@@ -2,7 +2,7 @@ import AWSClients
 import PlatformSupport
 import TokenVerification
 
-/// Link and unlink (CONTRACT.md, auth-link). See `ProvidersDocument` for the pending and retired
+/// Link and unlink (docs/API.md, auth-link). See `ProvidersDocument` for the pending and retired
 /// entries that keep identity files and providers.json in agreement.
 extension AccountService {
     /// Link: claim the provider slot (pending) → identity file (commit) → activate.

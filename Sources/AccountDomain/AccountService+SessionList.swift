@@ -1,7 +1,7 @@
 import AWSClients
 import PlatformSupport
 
-/// The account's sessions (CONTRACT.md, auth-refresh `list`, `signoutOthers`, `signoutSession`).
+/// The account's sessions (docs/API.md, auth-refresh `list`, `signoutOthers`, `signoutSession`).
 /// Reading them also clears out records that can never work again (revoked, expired, or signed in
 /// with a link that was since removed); the template's lifecycle rule catches the rest.
 extension AccountService {

@@ -1,7 +1,7 @@
 import AWSClients
 import PlatformSupport
 
-/// Refresh and sign-out (CONTRACT.md, auth-refresh). A refresh costs three rounds: the record and
+/// Refresh and sign-out (docs/API.md, auth-refresh). A refresh costs three rounds: the record and
 /// the account documents; credentials from STS (only for a token its record vouches for); the
 /// rotated record. Session management (`list`, `signoutOthers`, `signoutSession`) is in
 /// `AccountService+SessionList.swift`.

@@ -2,7 +2,7 @@ import AWSClients
 import PlatformSupport
 import TokenVerification
 
-/// Sign-in and sign-up (CONTRACT.md, auth-signin). An existing user costs two rounds: the identity
+/// Sign-in and sign-up (docs/API.md, auth-signin). An existing user costs two rounds: the identity
 /// file, then profile, providers, the new session and the credentials together.
 extension AccountService {
     enum ExistingSignIn {

@@ -3,7 +3,7 @@ import PlatformSupport
 import StrictJSON
 import TokenVerification
 
-/// The account flows of CONTRACT.md over a batch backend, one file per flow:
+/// The account flows of docs/API.md over a batch backend, one file per flow:
 /// `+SignIn` (sign-in and sign-up), `+Sessions` (refresh and session management), `+Links`
 /// (link and unlink), `+ConditionalUpdate` (the read-modify-write engine and identity files).
 ///
@@ -29,17 +29,21 @@ import TokenVerification
 public final class AccountService {
     /// Attempts at a conditional update before answering CONFLICT. Each lost race means another
     /// writer succeeded, so a handful settles all but pathological contention.
-    public static let maxConditionalAttempts = 8
+    static let maxConditionalAttempts = 8
     /// `lastUsed` is rewritten only when older than this, so repeated sign-ins cost no write.
-    public static let lastUsedGranularityMs: Int64 = 3_600_000
+    static let lastUsedGranularityMs: Int64 = 3_600_000
     /// Sessions read per round by `list` and `signoutOthers`.
     static let sessionsPerRound = 32
 
     let backend: AccountBackend
-    public let settings: AccountSettings
+    let settings: AccountSettings
     let environment: AccountEnvironment
 
-    public init(backend: AccountBackend, settings: AccountSettings, environment: AccountEnvironment = .live) {
+    public convenience init(backend: AccountBackend, settings: AccountSettings) {
+        self.init(backend: backend, settings: settings, environment: .live)
+    }
+
+    init(backend: AccountBackend, settings: AccountSettings, environment: AccountEnvironment) {
         self.backend = backend
         self.settings = settings
         self.environment = environment
@@ -79,7 +83,7 @@ public final class AccountService {
 
     /// `record=session`: the template's lifecycle rule deletes records with this tag some time
     /// after their last write (a session is rewritten at every refresh, so only dead ones age).
-    public static let sessionTag = ("record", "session")
+    static let sessionTag = ("record", "session")
 
     func marker(_ key: String) -> S3Put {
         S3Put(key: key, body: [], contentType: "application/x-directory", condition: .none)

@@ -2,11 +2,11 @@
 public struct AccountSettings: Sendable {
     public var bucket: String
     public var region: String
-    public var userRoleARN: String
-    public var credentialsDurationSeconds: Int
-    public var refreshTokenTTLSeconds: Int64
-    public var recentAuthSeconds: Int64
-    public var refreshReuseGraceSeconds: Int64
+    package var userRoleARN: String
+    package var credentialsDurationSeconds: Int
+    package var refreshTokenTTLSeconds: Int64
+    package var recentAuthSeconds: Int64
+    package var refreshReuseGraceSeconds: Int64
 
     public init(bucket: String, region: String, userRoleARN: String, credentialsDurationSeconds: Int = 3600,
                 refreshTokenTTLSeconds: Int64 = 2_592_000, recentAuthSeconds: Int64 = 600, refreshReuseGraceSeconds: Int64 = 30)

@@ -5,9 +5,9 @@ import TokenVerification
 /// A loaded account: the two documents with the ETags they were read at.
 public struct Account: Sendable {
     public var profile: Profile
-    public var profileETag: String
+    var profileETag: String
     public var providers: ProvidersDocument
-    public var providersETag: String
+    var providersETag: String
 
     public var serviceUserID: String { profile.serviceUserID }
 }

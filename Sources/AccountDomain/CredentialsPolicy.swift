@@ -1,27 +1,27 @@
 import StrictJSON
 
-/// The inline session policy passed to STS AssumeRole (CONTRACT.md, "Credentials"): objects under
+/// The inline session policy passed to STS AssumeRole (docs/API.md, "Storage and credentials"): objects under
 /// the user's photos/, thumbnails/ and metadata/; listing only with an `s3:prefix` under those
 /// (trailing slashes kept, so `users/{uuid}` never matches `users/{uuid}x`); reading the profile.
 /// Nothing in account/ beyond profile.json, nothing in identities/.
-public enum CredentialsPolicy {
+enum CredentialsPolicy {
     /// STS's limit on the packed session policy.
-    public static let maxPolicyCharacters = 2048
-    public static let userFolders = ["photos/", "thumbnails/", "metadata/"]
+    static let maxPolicyCharacters = 2048
+    static let userFolders = ["photos/", "thumbnails/", "metadata/"]
 
-    public enum PolicyError: Error, Equatable, Sendable {
+    enum PolicyError: Error, Equatable, Sendable {
         case invalidUUID
         case tooLong(Int)
     }
 
     /// `aws`, `aws-cn` or `aws-us-gov`, from the region name.
-    public static func partition(forRegion region: String) -> String {
+    static func partition(forRegion region: String) -> String {
         if region.hasPrefix("cn-") { return "aws-cn" }
         if region.hasPrefix("us-gov-") { return "aws-us-gov" }
         return "aws"
     }
 
-    public static func document(bucket: String, uuid: String, region: String) throws(PolicyError) -> String {
+    static func document(bucket: String, uuid: String, region: String) throws(PolicyError) -> String {
         guard AccountKeys.isCanonicalUUID(uuid) else { throw .invalidUUID }
         let bucketARN = "arn:\(partition(forRegion: region)):s3:::\(bucket)"
         let prefixes = userFolders.map { "users/\(uuid)/\($0)" }

@@ -5,21 +5,21 @@ import TokenVerification
 /// `users/{uuid}/account/profile.json`. Fields this version does not know are kept as read, so
 /// an older function never drops what a newer one wrote.
 public struct Profile: Sendable, Equatable {
-    public static let trialDays: Int64 = 30
-    public static let freeStorageLimit: Int64 = 209_715_200
+    static let trialDays: Int64 = 30
+    static let freeStorageLimit: Int64 = 209_715_200
 
     public var serviceUserID: String
     public var displayName: String
     public var email: String?
     public var createdAt: String
     public var lastUpdated: String
-    public var primaryProvider: IdentityProvider
+    var primaryProvider: IdentityProvider
     public var subscription: JSONValue
     public var preferences: JSONValue
     var extra: JSONObject = JSONObject()
 
     /// A new account's profile: free tier for 30 days, the contract's default preferences.
-    public static func new(uuid: String, displayName: String, email: String?, provider: IdentityProvider, nowMs: Int64) -> Profile {
+    static func new(uuid: String, displayName: String, email: String?, provider: IdentityProvider, nowMs: Int64) -> Profile {
         let now = ISO8601.format(milliseconds: nowMs)
         let subscription: JSONValue = .object(JSONObject([
             ("tier", "free"), ("startDate", .string(now)),
@@ -31,7 +31,7 @@ public struct Profile: Sendable, Equatable {
                        primaryProvider: provider, subscription: subscription, preferences: preferences)
     }
 
-    public var json: JSONValue {
+    var json: JSONValue {
         var o = JSONObject([
             ("version", .int(1)), ("serviceUserID", .string(serviceUserID)), ("displayName", .string(displayName)),
             ("email", email.map(JSONValue.string) ?? .null), ("createdAt", .string(createdAt)),
@@ -42,7 +42,7 @@ public struct Profile: Sendable, Equatable {
         return .object(o)
     }
 
-    public init(serviceUserID: String, displayName: String, email: String?, createdAt: String, lastUpdated: String,
+    init(serviceUserID: String, displayName: String, email: String?, createdAt: String, lastUpdated: String,
                 primaryProvider: IdentityProvider, subscription: JSONValue, preferences: JSONValue)
     {
         self.serviceUserID = serviceUserID

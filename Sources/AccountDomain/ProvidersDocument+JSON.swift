@@ -3,7 +3,7 @@ import StrictJSON
 import TokenVerification
 
 extension ProvidersDocument {
-    public var json: JSONValue {
+    var json: JSONValue {
         func ts(_ ms: Int64) -> JSONValue { .string(ISO8601.format(milliseconds: ms, fractional: true)) }
         var o = JSONObject([
             ("version", .int(1)), ("primaryProvider", .string(primaryProvider.rawValue)), ("providers", .array(providers.map(\.json))),
@@ -50,7 +50,7 @@ extension ProvidersDocument {
 }
 
 extension ProviderLink {
-    public var json: JSONValue {
+    var json: JSONValue {
         .object(JSONObject([
             ("type", .string(type.rawValue)), ("id", .string(id)), ("email", email.map(JSONValue.string) ?? .null),
             ("displayName", displayName.map(JSONValue.string) ?? .null), ("linkedAt", .string(linkedAt)),

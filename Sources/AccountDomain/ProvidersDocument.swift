@@ -19,18 +19,18 @@ import TokenVerification
 public struct ProvidersDocument: Sendable, Equatable {
     /// A pending claim older than this is abandoned (its link crashed): a later link of the same
     /// provider may take the slot. Far longer than any invocation can run.
-    public static let pendingLifetimeMs: Int64 = 900_000
+    static let pendingLifetimeMs: Int64 = 900_000
     static let maxRetired = 8
 
     public var primaryProvider: IdentityProvider
     public var providers: [ProviderLink]
-    public var pending: [PendingLink] = []
-    public var retired: [RetiredLink] = []
+    var pending: [PendingLink] = []
+    var retired: [RetiredLink] = []
     /// Members this version does not know, kept as read so an older function never drops what a
     /// newer one wrote.
     var extra = JSONObject()
 
-    public init(primaryProvider: IdentityProvider, providers: [ProviderLink], pending: [PendingLink] = [], retired: [RetiredLink] = []) {
+    init(primaryProvider: IdentityProvider, providers: [ProviderLink], pending: [PendingLink] = [], retired: [RetiredLink] = []) {
         self.primaryProvider = primaryProvider
         self.providers = providers
         self.pending = pending
@@ -38,7 +38,7 @@ public struct ProvidersDocument: Sendable, Equatable {
     }
 
     /// Where an identity file's link stands in this document.
-    public enum LinkState: Equatable, Sendable {
+    enum LinkState: Equatable, Sendable {
         case active
         /// Claimed, identity file possibly written, not yet listed.
         case pending
@@ -49,7 +49,7 @@ public struct ProvidersDocument: Sendable, Equatable {
         case stale
     }
 
-    public func state(of provider: IdentityProvider, id: String, linkID: String?) -> LinkState {
+    func state(of provider: IdentityProvider, id: String, linkID: String?) -> LinkState {
         if providers.contains(where: { $0.type == provider && $0.id == id && $0.linkID == linkID }) { return .active }
         guard let linkID else {
             return providers.contains(where: { $0.type == provider }) ? .stale : .legacyUnlisted
@@ -58,21 +58,21 @@ public struct ProvidersDocument: Sendable, Equatable {
         return .stale
     }
 
-    /// Whether a session that signed in with `identity` may still act (CONTRACT.md: "sessions
+    /// Whether a session that signed in with `identity` may still act (docs/API.md: "sessions
     /// follow their identity"). Records from before sessions carried their identity match a
     /// listed link of their provider that predates link ids.
-    public func lists(_ identity: SessionIdentity) -> Bool {
+    func lists(_ identity: SessionIdentity) -> Bool {
         guard let sub = identity.subject else {
             return providers.contains { $0.type == identity.provider && $0.linkID == nil }
         }
         return providers.contains { $0.type == identity.provider && $0.id == sub && $0.linkID == identity.linkID }
     }
 
-    public func index(of provider: IdentityProvider, id: String) -> Int? {
+    func index(of provider: IdentityProvider, id: String) -> Int? {
         providers.firstIndex { $0.type == provider && $0.id == id }
     }
 
-    public func active(_ provider: IdentityProvider) -> ProviderLink? { providers.first { $0.type == provider } }
+    func active(_ provider: IdentityProvider) -> ProviderLink? { providers.first { $0.type == provider } }
 
     /// The live claim on `provider`'s slot, if any (expired claims do not hold it).
     func livePending(_ provider: IdentityProvider, nowMs: Int64) -> PendingLink? {
@@ -113,14 +113,14 @@ public struct ProviderLink: Sendable, Equatable {
     public var type: IdentityProvider
     public var id: String
     public var email: String?
-    public var displayName: String?
+    var displayName: String?
     public var linkedAt: String
     public var lastUsed: String
     public var isPrimary: Bool
     /// Nil for links made before link ids existed.
-    public var linkID: String?
+    var linkID: String?
 
-    public init(type: IdentityProvider, id: String, email: String?, displayName: String?, linkedAt: String, lastUsed: String, isPrimary: Bool,
+    init(type: IdentityProvider, id: String, email: String?, displayName: String?, linkedAt: String, lastUsed: String, isPrimary: Bool,
                 linkID: String?) {
         self.type = type
         self.id = id
@@ -134,17 +134,17 @@ public struct ProviderLink: Sendable, Equatable {
 }
 
 /// A claim on a provider slot by a link under way (see `ProvidersDocument`).
-public struct PendingLink: Sendable, Equatable {
-    public var type: IdentityProvider
-    public var id: String
-    public var linkID: String
-    public var sinceMs: Int64
+struct PendingLink: Sendable, Equatable {
+    var type: IdentityProvider
+    var id: String
+    var linkID: String
+    var sinceMs: Int64
 }
 
 /// A link that was unlinked or cancelled.
-public struct RetiredLink: Sendable, Equatable {
-    public var type: IdentityProvider
-    public var id: String
-    public var linkID: String?
-    public var atMs: Int64
+struct RetiredLink: Sendable, Equatable {
+    var type: IdentityProvider
+    var id: String
+    var linkID: String?
+    var atMs: Int64
 }

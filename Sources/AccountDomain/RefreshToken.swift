@@ -5,28 +5,28 @@ import PlatformSupport
 /// The account and session are inside so a refresh is one GET away from its record; the 256-bit
 /// secret comes from the kernel CSPRNG. Only SHA-256 of the whole token string is ever stored.
 public struct RefreshToken: Sendable, Equatable {
-    public static let prefix = "rt1_"
-    public static let secretBytes = 32
+    static let prefix = "rt1_"
+    static let secretBytes = 32
 
-    public let serviceUserID: String
-    public let sessionID: String
+    let serviceUserID: String
+    let sessionID: String
     /// The token as handed to the client. Never logged.
     public let value: String
 
     /// A token for an existing or new session around `secret` (`secretBytes` random bytes).
-    public static func issue(serviceUserID: String, sessionID: String, secret: [UInt8]) -> RefreshToken {
+    static func issue(serviceUserID: String, sessionID: String, secret: [UInt8]) -> RefreshToken {
         precondition(secret.count == secretBytes && AccountKeys.isHexID(sessionID))
         let raw = Hex.decode(serviceUserID.replacingDashes())! + Hex.decode(sessionID)! + secret
         return RefreshToken(serviceUserID: serviceUserID, sessionID: sessionID, value: prefix + Base64.urlEncode(raw))
     }
 
     /// A token with a secret from the kernel CSPRNG.
-    public static func issue(serviceUserID: String, sessionID: String) -> RefreshToken {
+    static func issue(serviceUserID: String, sessionID: String) -> RefreshToken {
         issue(serviceUserID: serviceUserID, sessionID: sessionID, secret: SecureRandom.bytes(secretBytes))
     }
 
     /// Parses a token's structure (not its validity: that needs the stored hash).
-    public static func parse(_ text: String) -> RefreshToken? {
+    static func parse(_ text: String) -> RefreshToken? {
         guard text.utf8.count == prefix.utf8.count + 86, text.hasPrefix(prefix),
               let raw = Base64.urlDecode(text.dropFirst(prefix.count)), raw.count == 64
         else { return nil }
@@ -34,7 +34,7 @@ public struct RefreshToken: Sendable, Equatable {
     }
 
     /// What is stored: lowercase hex SHA-256 of the token string.
-    public var hash: String { Hex.encode(SHA256.hash(value)) }
+    var hash: String { Hex.encode(SHA256.hash(value)) }
 }
 
 extension String {

@@ -2,18 +2,18 @@ import StrictJSON
 import TokenVerification
 
 /// The identity a session signed in with: provider, `sub`, and the link id of that identity's
-/// link to the account (CONTRACT.md: "sessions follow their identity"). The link id is born with
+/// link to the account (docs/API.md, auth-refresh rule 5: "sessions follow their identity"). The link id is born with
 /// the identity file and copied into providers.json, so a session works only while that very link
 /// is listed: unlinking ends it, and linking the same identity again later makes a new link id
 /// that old sessions do not carry.
-public struct SessionIdentity: Sendable, Equatable {
-    public var provider: IdentityProvider
+struct SessionIdentity: Sendable, Equatable {
+    var provider: IdentityProvider
     /// Nil only in records written before sessions carried their identity.
-    public var subject: String?
+    var subject: String?
     /// Nil for identities linked before link ids existed.
-    public var linkID: String?
+    var linkID: String?
 
-    public init(provider: IdentityProvider, subject: String?, linkID: String?) {
+    init(provider: IdentityProvider, subject: String?, linkID: String?) {
         self.provider = provider
         self.subject = subject
         self.linkID = linkID

@@ -5,7 +5,7 @@ import TokenVerification
 extension SessionRecord {
     /// The stored form. Version 2 added `identity`, `device` and `replaced`; version 1 records
     /// (provider only) are still read: their identity has no `sub` (see `ProvidersDocument.lists`).
-    public var json: JSONValue {
+    var json: JSONValue {
         func ts(_ v: Int64?) -> JSONValue { v.map { .string(ISO8601.format(milliseconds: $0, fractional: true)) } ?? .null }
         return .object(JSONObject([
             ("version", .int(2)), ("sessionID", .string(sessionID)), ("serviceUserID", .string(serviceUserID)),

@@ -12,41 +12,41 @@ import TokenVerification
 /// `superseded`, current tokens replaced by a grace rotation since then; `replaced`, every other
 /// token it issued and replaced (the most recent `maxReplaced`). Only a token in one of these was
 /// issued by this session: anything else is refused without changing anything.
-public struct SessionRecord: Sendable, Equatable {
+struct SessionRecord: Sendable, Equatable {
     /// Superseded tokens remembered before the next normal rotation moves them to `replaced`.
     static let maxSuperseded = 16
     /// Replaced tokens remembered for reuse detection. An older one is treated like a token the
     /// session never issued (refused, nothing revoked): by then its thief has nothing to gain.
     static let maxReplaced = 32
 
-    public var sessionID: String
-    public var serviceUserID: String
-    public var identity: SessionIdentity
+    var sessionID: String
+    var serviceUserID: String
+    var identity: SessionIdentity
     /// The app's label for the device ("iPhone 15 · Photos 2.3"), shown in the session list.
-    public var device: String?
-    public var signInAtMs: Int64
-    public var expiresAtMs: Int64
-    public var generation: Int64
-    public var currentHash: String
-    public var currentIssuedAtMs: Int64
-    public var previousHash: String?
-    public var previousRotatedAtMs: Int64?
-    public var superseded: [String]
-    public var replaced: [String]
-    public var revokedAtMs: Int64?
-    public var revokedReason: String?
+    var device: String?
+    var signInAtMs: Int64
+    var expiresAtMs: Int64
+    var generation: Int64
+    var currentHash: String
+    var currentIssuedAtMs: Int64
+    var previousHash: String?
+    var previousRotatedAtMs: Int64?
+    var superseded: [String]
+    var replaced: [String]
+    var revokedAtMs: Int64?
+    var revokedReason: String?
 
-    public var isRevoked: Bool { revokedAtMs != nil }
+    var isRevoked: Bool { revokedAtMs != nil }
 
-    public func isLive(nowMs: Int64) -> Bool { !isRevoked && nowMs < expiresAtMs }
+    func isLive(nowMs: Int64) -> Bool { !isRevoked && nowMs < expiresAtMs }
 
-    public static func new(token: RefreshToken, identity: SessionIdentity, device: String?, nowMs: Int64, ttlSeconds: Int64) -> SessionRecord {
+    static func new(token: RefreshToken, identity: SessionIdentity, device: String?, nowMs: Int64, ttlSeconds: Int64) -> SessionRecord {
         SessionRecord(sessionID: token.sessionID, serviceUserID: token.serviceUserID, identity: identity, device: device, signInAtMs: nowMs,
                       expiresAtMs: nowMs + ttlSeconds * 1000, generation: 1, currentHash: token.hash, currentIssuedAtMs: nowMs,
                       previousHash: nil, previousRotatedAtMs: nil, superseded: [], replaced: [], revokedAtMs: nil, revokedReason: nil)
     }
 
-    public init(sessionID: String, serviceUserID: String, identity: SessionIdentity, device: String?, signInAtMs: Int64, expiresAtMs: Int64,
+    init(sessionID: String, serviceUserID: String, identity: SessionIdentity, device: String?, signInAtMs: Int64, expiresAtMs: Int64,
                 generation: Int64, currentHash: String, currentIssuedAtMs: Int64, previousHash: String?, previousRotatedAtMs: Int64?,
                 superseded: [String], replaced: [String], revokedAtMs: Int64?, revokedReason: String?)
     {
@@ -67,8 +67,8 @@ public struct SessionRecord: Sendable, Equatable {
         self.revokedReason = revokedReason
     }
 
-    /// What a presented token is to this session (CONTRACT.md, auth-refresh).
-    public enum Presented: Equatable, Sendable {
+    /// What a presented token is to this session (docs/API.md, auth-refresh).
+    enum Presented: Equatable, Sendable {
         /// The current token.
         case current
         /// The token the last normal rotation replaced, within the grace: a lost answer's retry.
@@ -84,7 +84,7 @@ public struct SessionRecord: Sendable, Equatable {
         case revoked
     }
 
-    public func classify(tokenHash: String, nowMs: Int64, graceSeconds: Int64) -> Presented {
+    func classify(tokenHash: String, nowMs: Int64, graceSeconds: Int64) -> Presented {
         let presented = Array(tokenHash.utf8)
         func matches(_ stored: String?) -> Bool { stored.map { constantTimeEqual(Array($0.utf8), presented) } ?? false }
         let inGrace = previousRotatedAtMs.map { nowMs - $0 <= graceSeconds * 1000 } ?? false
@@ -106,7 +106,7 @@ public struct SessionRecord: Sendable, Equatable {
     }
 
     /// The record after answering a refresh of a `.current` or `.justRotated` token with `newToken`.
-    public func rotated(from presented: Presented, newToken: RefreshToken, nowMs: Int64) -> SessionRecord {
+    func rotated(from presented: Presented, newToken: RefreshToken, nowMs: Int64) -> SessionRecord {
         var next = self
         next.generation += 1
         switch presented {
@@ -129,7 +129,7 @@ public struct SessionRecord: Sendable, Equatable {
         return next
     }
 
-    public func revoked(reason: String, nowMs: Int64) -> SessionRecord {
+    func revoked(reason: String, nowMs: Int64) -> SessionRecord {
         var next = self
         next.revokedAtMs = nowMs
         next.revokedReason = reason

@@ -1,13 +1,13 @@
 import PlatformSupport
 import StrictJSON
 
-/// The response envelope every answer uses (CONTRACT.md, "Envelope").
-public enum Envelope {
-    public static func success(_ data: JSONValue, requestID: String, nowMilliseconds: Int64 = Clock.nowMilliseconds()) -> JSONValue {
+/// The response envelope every answer uses (docs/API.md, "The envelope").
+enum Envelope {
+    static func success(_ data: JSONValue, requestID: String, nowMilliseconds: Int64 = Clock.nowMilliseconds()) -> JSONValue {
         .object(JSONObject([("success", .bool(true)), ("data", data), ("meta", meta(requestID, nowMilliseconds))]))
     }
 
-    public static func failure(_ error: ServiceError, requestID: String, nowMilliseconds: Int64 = Clock.nowMilliseconds()) -> JSONValue {
+    static func failure(_ error: ServiceError, requestID: String, nowMilliseconds: Int64 = Clock.nowMilliseconds()) -> JSONValue {
         let err: JSONValue = .object(JSONObject([("code", .string(error.code.rawValue)), ("message", .string(error.message))]))
         return .object(JSONObject([("success", .bool(false)), ("error", err), ("meta", meta(requestID, nowMilliseconds))]))
     }

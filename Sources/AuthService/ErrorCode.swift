@@ -1,6 +1,6 @@
-/// The contract's stable error codes (CONTRACT.md, "Envelope"). `message` texts are for people
+/// The contract's stable error codes (docs/API.md, "The envelope"). `message` texts are for people
 /// and never contain a token, a secret or a stack trace.
-public enum ErrorCode: String, Sendable, CaseIterable {
+enum ErrorCode: String, Sendable, CaseIterable {
     case invalidRequest = "INVALID_REQUEST"
     case unsupportedProvider = "UNSUPPORTED_PROVIDER"
     case invalidToken = "INVALID_TOKEN"
@@ -16,7 +16,7 @@ public enum ErrorCode: String, Sendable, CaseIterable {
     case upstreamUnavailable = "UPSTREAM_UNAVAILABLE"
 
     /// Used only for Function URL answers; a direct invoke always gets the envelope.
-    public var httpStatus: Int {
+    var httpStatus: Int {
         switch self {
         case .invalidRequest, .unsupportedProvider: return 400
         case .invalidToken, .tokenExpired, .sessionInvalid, .reauthenticationRequired: return 401
@@ -28,11 +28,11 @@ public enum ErrorCode: String, Sendable, CaseIterable {
 }
 
 /// An expected failure: answered in the envelope, never through the Runtime API error endpoint.
-public struct ServiceError: Error, Sendable, Equatable {
-    public let code: ErrorCode
-    public let message: String
+struct ServiceError: Error, Sendable, Equatable {
+    let code: ErrorCode
+    let message: String
 
-    public init(_ code: ErrorCode, _ message: String) {
+    init(_ code: ErrorCode, _ message: String) {
         self.code = code
         self.message = message
     }
