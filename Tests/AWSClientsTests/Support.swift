@@ -85,10 +85,12 @@ final class ChildProcess: @unchecked Sendable {
 }
 
 /// moto_server with signature checking on, started once per test run by
-/// `scripts/lib/serve_standins.py --moto`; it stops when this process exits (stdin closes).
+/// `python -m signin_tools.serve_standins --moto` (from the repository root; the module name is
+/// joined to `-m` so that messages naming the first argument name the module); it stops when this
+/// process exits (stdin closes).
 enum Moto {
     static let shared: Result<ChildProcess, any Error> = Result {
-        try ChildProcess(arguments: ["scripts/lib/serve_standins.py", "--moto", "--max-seconds", "900"], startupSeconds: 60)
+        try ChildProcess(arguments: ["-msignin_tools.serve_standins", "--moto", "--max-seconds", "900"], startupSeconds: 60)
     }
 
     struct Env {

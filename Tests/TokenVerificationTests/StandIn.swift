@@ -6,7 +6,7 @@ import Testing
 import Glibc
 #endif
 
-/// The loopback test identity provider (`scripts/lib/serve_standins.py --idp`), run with the
+/// The loopback test identity provider (`python -m signin_tools.serve_standins --idp`), run with the
 /// project's venv: an independent implementation (Python `cryptography`) mints every token and
 /// serves the JWKS. Started per test, stopped by `stop()` (closing its stdin; killed if it does
 /// not exit) and at the latest when this process exits (its stdin closes). If it cannot be
@@ -34,7 +34,8 @@ final class StandIn {
             throw Failure(description: "\(python.path) is missing: run scripts/setup")
         }
         process.executableURL = python
-        process.arguments = [root.appendingPathComponent("scripts/lib/serve_standins.py").path, "--idp", "--max-seconds", "600"]
+        process.arguments = ["-m", "signin_tools.serve_standins", "--idp", "--max-seconds", "600"]
+        process.currentDirectoryURL = root  // where the signin_tools package is
         process.standardInput = input
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

@@ -1,16 +1,13 @@
 """Fixtures for the integration tests: the real built executables under the official Lambda
 Runtime Interface Emulator, moto with signature checking, and a loopback test identity provider."""
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "scripts" / "lib"))
+from signin_tools.standins import Emulator, IdentityProvider, MotoServer
 
-from standins import Emulator, IdentityProvider, MotoServer  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 BUILD_DIR = Path(os.environ.get("SIGNIN_BIN_DIR", ROOT / ".build" / "debug"))
 

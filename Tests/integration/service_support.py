@@ -6,7 +6,7 @@ import json
 import uuid as uuidlib
 
 from conftest import executable
-from standins import Emulator
+from signin_tools.standins import Emulator
 
 
 class Service:

@@ -144,7 +144,7 @@ def test_nonce(svc):
 # -- nothing written for bad input ----------------------------------------------------------------
 
 def test_rejected_tokens_and_events_write_nothing(svc, idp):
-    from standins.idp import SigningKey
+    from signin_tools.standins.idp import SigningKey
     sub = apple_sub()
     stranger = SigningKey("apple-test-1")  # right kid, wrong key
     cases = [

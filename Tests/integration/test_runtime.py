@@ -232,7 +232,7 @@ def test_dropped_connection_exits_non_zero():
 
 
 def test_unreachable_runtime_api_exits_non_zero():
-    from standins import free_port
+    from signin_tools.standins import free_port
     import subprocess
     done = subprocess.run([executable("lambda-probe")], env={"PATH": "/usr/bin:/bin", "AWS_LAMBDA_RUNTIME_API": f"127.0.0.1:{free_port()}"},
                           capture_output=True, timeout=20)

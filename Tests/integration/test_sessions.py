@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 import pytest
 
 from service_support import Service, account_of, apple_sub, forged, google_sub, ok, session_id_of
-from standins import free_port
+from signin_tools.standins import free_port
 
 HEX32 = re.compile(r"^[0-9a-f]{32}$")
 ISO_UTC = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$")

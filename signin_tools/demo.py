@@ -1,13 +1,11 @@
-#!/usr/bin/env python3
 """The main job, end to end on local stand-ins: the three real executables under the official
 Lambda emulator, moto for S3 and STS (signatures checked), and a local test identity provider.
 Prints each step; tokens and keys are shown redacted."""
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from standins import LocalDeployment  # noqa: E402
-from standins.local import ROOT  # noqa: E402
+from .repo import ROOT
+from .standins import LocalDeployment
 
 APPLE_SUB = "001234.5f1e0c2b9a7d4e3c8b6a.0942"
 GOOGLE_SUB = "104729385610293847561"

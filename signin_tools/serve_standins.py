@@ -1,9 +1,8 @@
-#!/usr/bin/env python3
 """Starts local stand-ins and prints one JSON line describing them, then serves until its
 standard input closes (or --max-seconds pass). Swift test targets launch it with
 `Process` so that `swift test` alone brings up what it needs; it stops with its parent.
 
-    serve_standins.py --moto --idp [--max-seconds 900]
+    .venv/bin/python -m signin_tools.serve_standins --moto --idp [--max-seconds 900]
 
 Printed keys: "moto" (the function env: AWS_* , IDENTITY_BUCKET, USER_ROLE_ARN) and "idp"
 (APPLE_/GOOGLE_ JWKS URLs and audiences). Commands on stdin, one JSON object a line, answered
@@ -19,14 +18,12 @@ Cache-Control max-age (null: no header).
 """
 import argparse
 import json
-import os
 import select
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from standins import IdentityProvider, MotoServer  # noqa: E402
-from standins.idp import SigningKey  # noqa: E402
+from .standins import IdentityProvider, MotoServer
+from .standins.idp import SigningKey
 
 
 def main() -> int:

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """scripts/invoke FUNCTION EVENT_FILE — the offline `sam local invoke`.
 
 Starts the local stand-ins and FUNCTION under the official Lambda emulator (127.0.0.1 only),
@@ -15,9 +14,8 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from standins import LocalDeployment  # noqa: E402
-from standins.local import ROOT  # noqa: E402
+from .repo import ROOT
+from .standins import LocalDeployment
 
 PLACEHOLDER = re.compile(r"\{\{\s*(token|expired-token|refresh-token)\s+(apple|google)\s+([A-Za-z0-9._-]+)\s*\}\}")
 

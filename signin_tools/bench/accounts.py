@@ -1,18 +1,17 @@
-"""Driver for scripts/bench.d/50-accounts (see there)."""
+"""Driver for scripts/bench.d/50-accounts (see there): the functions' warm sign-in, sign-up and
+refresh beside the same operations written the usual way with boto3."""
 import base64
 import hashlib
 import json
 import os
 import re
 import statistics
-import sys
 import time
 import uuid
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from standins import LocalDeployment  # noqa: E402
-from standins.local import ROOT  # noqa: E402
+from ..repo import ROOT
+from ..standins import LocalDeployment
 
 N_SIGNIN, N_SIGNUP = int(os.environ["N_SIGNIN"]), int(os.environ["N_SIGNUP"])
 N_REFRESH = int(os.environ.get("N_REFRESH", os.environ["N_SIGNIN"]))

@@ -4,7 +4,7 @@ side by side (the Swift runtime and the C floor), plus each bootstrap's peak RSS
 Both emulators run at once on 127.0.0.1; invocations alternate between them one by one over
 kept-alive HTTP connections, so drift on the machine hits both alike. Bounded: N invocations
 each (plus a warm-up) and a wall-clock cap.
-usage: runtime_roundtrip.py N LABEL=EXECUTABLE LABEL=EXECUTABLE
+usage: python -m signin_tools.bench.runtime_roundtrip N LABEL=EXECUTABLE LABEL=EXECUTABLE
 prints per label: median_ms p99_ms vmhwm_kb
 """
 import http.client
@@ -13,8 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts" / "lib"))
-from standins import Emulator  # noqa: E402
+from ..standins import Emulator
 
 CAP_SECONDS = 300
 

@@ -4,11 +4,11 @@ three functions, each under its own official Lambda emulator with the contract's
 import os
 from pathlib import Path
 
+from ..repo import ROOT
 from .idp import IdentityProvider, SigningKey
 from .motoserver import MotoServer
 from .rie import Emulator
 
-ROOT = Path(__file__).resolve().parents[3]
 FUNCTIONS = ("auth-signin", "auth-refresh", "auth-link")
 
 
