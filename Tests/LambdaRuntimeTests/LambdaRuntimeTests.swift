@@ -56,18 +56,18 @@ private struct Untyped: Error { let secret = "token-abc" }
 
 @Suite struct ErrorReporting {
     @Test func errorDocumentShape() throws {
-        let doc = try JSONParser.parse(RuntimeAPIClient.errorDocument("Function.X", "it \"broke\"\n"))
+        let doc = try JSONParser.parse(Diagnostic(errorType: "Function.X", errorMessage: "it \"broke\"\n").document)
         #expect(doc.objectValue?.keys == ["errorType", "errorMessage", "stackTrace"])
         #expect(doc["errorType"] == "Function.X" && doc["errorMessage"] == "it \"broke\"\n")
         #expect(doc["stackTrace"] == .array([]))
     }
 
     @Test func describeUsesTheTypedErrorOrOnlyTheTypeName() {
-        let typed = Lambda.describe(Typed(), fallbackType: "Function.UnhandledError")
-        #expect(typed == ("Auth.Broken", "named failure"))
-        let untyped = Lambda.describe(Untyped(), fallbackType: "Function.UnhandledError")
-        #expect(untyped.0 == "Function.UnhandledError")
-        #expect(untyped.1 == "Untyped" && !untyped.1.contains("token")) // never the description
+        let typed = Diagnostic(Typed(), fallbackType: "Function.UnhandledError")
+        #expect(typed == Diagnostic(errorType: "Auth.Broken", errorMessage: "named failure"))
+        let untyped = Diagnostic(Untyped(), fallbackType: "Function.UnhandledError")
+        #expect(untyped.errorType == "Function.UnhandledError")
+        #expect(untyped.errorMessage == "Untyped" && !untyped.errorMessage.contains("token")) // never the description
     }
 
     @Test func durationText() {
@@ -91,13 +91,13 @@ private func Clock_now() -> Int64 { Int64(time(nil)) * 1000 }
 
 @Suite struct HeaderNames {
     @Test func caseInsensitiveMatching() {
-        #expect(RuntimeAPIClient.equalsIgnoringCase("Lambda-Runtime-Trace-Id", "lambda-runtime-trace-id"))
-        #expect(RuntimeAPIClient.equalsIgnoringCase("LAMBDA-RUNTIME-TRACE-ID", "lambda-runtime-trace-id"))
-        #expect(!RuntimeAPIClient.equalsIgnoringCase("Lambda-Runtime-Trace-Id2", "lambda-runtime-trace-id"))
-        #expect(!RuntimeAPIClient.equalsIgnoringCase("Lambda-Runtime-Trace-I", "lambda-runtime-trace-id"))
-        #expect(!RuntimeAPIClient.equalsIgnoringCase("Lambda_Runtime-Trace-Id", "lambda-runtime-trace-id"))
-        #expect(RuntimeAPIClient.hasPrefixIgnoringCase("Lambda-Runtime-X", "lambda-runtime-"))
-        #expect(!RuntimeAPIClient.hasPrefixIgnoringCase("Lambda-Runtim", "lambda-runtime-"))
-        #expect(!RuntimeAPIClient.hasPrefixIgnoringCase("Lámbda-Runtime-X", "lambda-runtime-"))
+        #expect(Invocation.equalsIgnoringCase("Lambda-Runtime-Trace-Id", "lambda-runtime-trace-id"))
+        #expect(Invocation.equalsIgnoringCase("LAMBDA-RUNTIME-TRACE-ID", "lambda-runtime-trace-id"))
+        #expect(!Invocation.equalsIgnoringCase("Lambda-Runtime-Trace-Id2", "lambda-runtime-trace-id"))
+        #expect(!Invocation.equalsIgnoringCase("Lambda-Runtime-Trace-I", "lambda-runtime-trace-id"))
+        #expect(!Invocation.equalsIgnoringCase("Lambda_Runtime-Trace-Id", "lambda-runtime-trace-id"))
+        #expect(Invocation.hasPrefixIgnoringCase("Lambda-Runtime-X", "lambda-runtime-"))
+        #expect(!Invocation.hasPrefixIgnoringCase("Lambda-Runtim", "lambda-runtime-"))
+        #expect(!Invocation.hasPrefixIgnoringCase("Lámbda-Runtime-X", "lambda-runtime-"))
     }
 }
