@@ -13,8 +13,8 @@ public struct LambdaContext: Sendable {
     public let cognitoIdentity: String?
     public let logger: Logger
 
-    public init(requestID: String, deadlineMilliseconds: Int64, invokedFunctionARN: String, traceID: String? = nil,
-                clientContext: String? = nil, cognitoIdentity: String? = nil, logger: Logger)
+    init(requestID: String, deadlineMilliseconds: Int64, invokedFunctionARN: String, traceID: String? = nil,
+         clientContext: String? = nil, cognitoIdentity: String? = nil, logger: Logger)
     {
         self.requestID = requestID
         self.deadlineMilliseconds = deadlineMilliseconds
@@ -25,12 +25,12 @@ public struct LambdaContext: Sendable {
         self.logger = logger
     }
 
+    init(_ invocation: Invocation, logger: Logger) {
+        self.init(requestID: invocation.requestID, deadlineMilliseconds: invocation.deadlineMilliseconds,
+                  invokedFunctionARN: invocation.invokedFunctionARN, traceID: invocation.traceID,
+                  clientContext: invocation.clientContext, cognitoIdentity: invocation.cognitoIdentity, logger: logger)
+    }
+
     /// Milliseconds left before Lambda stops the invocation.
     public var remainingMilliseconds: Int64 { deadlineMilliseconds - Clock.nowMilliseconds() }
-}
-
-/// What the handler factory gets during init (before the first invocation).
-public struct InitContext: Sendable {
-    public let logger: Logger
-    public let functionName: String
 }

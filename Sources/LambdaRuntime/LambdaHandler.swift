@@ -4,9 +4,3 @@
 public protocol LambdaHandler: AnyObject {
     func handle(_ event: [UInt8], context: LambdaContext) throws -> [UInt8]
 }
-
-/// A handler failure with an explicit `errorType` for the Runtime API.
-public protocol LambdaFunctionError: Error {
-    var errorType: String { get }
-    var errorMessage: String { get }
-}

@@ -1,52 +1,36 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import PlatformSupport
 import StrictJSON
 
 /// Lambda-style logging to stderr: plain text, or Lambda's JSON shape when
 /// `AWS_LAMBDA_LOG_FORMAT=JSON` (`timestamp` RFC 3339, `level`, `message`, `requestId`), filtered
-/// by `AWS_LAMBDA_LOG_LEVEL`. Callers never pass tokens or secrets: messages name things, they
-/// do not quote them (see `Redact`).
+/// by `AWS_LAMBDA_LOG_LEVEL`.
+///
+/// Nothing here filters secrets: the callers keep them out. Messages and fields name things and
+/// never quote tokens, keys or credentials; a handler error that is not a `LambdaFunctionError`
+/// is logged and posted by its type name only (`Diagnostic`), since its description could carry
+/// input; the credential types print their key id only, and `AWSError` carries no headers
+/// (docs/decisions.md, "Secrets stay out of text").
 public struct Logger: Sendable {
-    public enum Level: Int, Sendable, Comparable {
-        case trace, debug, info, warn, error, fatal
-        public var name: String { ["TRACE", "DEBUG", "INFO", "WARN", "ERROR", "FATAL"][rawValue] }
-        public static func < (a: Level, b: Level) -> Bool { a.rawValue < b.rawValue }
+    let minimumLevel: Level
+    let json: Bool
+    var requestID: String?
+    let sink: LogSink
 
-        public init?(name: String) {
-            switch name.uppercased() {
-            case "TRACE": self = .trace
-            case "DEBUG": self = .debug
-            case "INFO": self = .info
-            case "WARN", "WARNING": self = .warn
-            case "ERROR": self = .error
-            case "FATAL": self = .fatal
-            default: return nil
-            }
-        }
-    }
-
-    public let minimumLevel: Level
-    public let json: Bool
-    public var requestID: String?
-
-    public init(minimumLevel: Level = .info, json: Bool = false, requestID: String? = nil) {
+    init(minimumLevel: Level = .info, json: Bool = false, requestID: String? = nil, sink: LogSink = .standardError) {
         self.minimumLevel = minimumLevel
         self.json = json
         self.requestID = requestID
+        self.sink = sink
     }
 
     /// Reads `AWS_LAMBDA_LOG_FORMAT` and `AWS_LAMBDA_LOG_LEVEL`.
-    public static func fromEnvironment() -> Logger {
+    static func fromEnvironment() -> Logger {
         let json = Environment.get("AWS_LAMBDA_LOG_FORMAT")?.uppercased() == "JSON"
         let level = Environment.nonEmpty("AWS_LAMBDA_LOG_LEVEL").flatMap(Level.init(name:)) ?? .info
         return Logger(minimumLevel: level, json: json)
     }
 
-    public func with(requestID: String?) -> Logger {
+    func with(requestID: String?) -> Logger {
         var copy = self
         copy.requestID = requestID
         return copy
@@ -55,11 +39,9 @@ public struct Logger: Sendable {
     public func isEnabled(_ level: Level) -> Bool { level >= minimumLevel }
 
     /// `fields` are extra key/values (strings or numbers), rendered as `key=value` in text mode.
-    public func log(_ level: Level, _ message: String, _ fields: [(String, JSONValue)] = []) {
+    func log(_ level: Level, _ message: String, _ fields: [(String, JSONValue)] = []) {
         guard isEnabled(level) else { return }
-        let line = render(level, message, fields, nowMilliseconds: Clock.nowMilliseconds())
-        // One write(2) per line: unbuffered, and lines from one process never interleave.
-        line.withUnsafeBytes { _ = write(2, $0.baseAddress, $0.count) }
+        sink.emit(render(level, message, fields, nowMilliseconds: Clock.nowMilliseconds()))
     }
 
     /// The bytes of one log line, newline included. Fields never replace the four keys of
@@ -94,6 +76,6 @@ public struct Logger: Sendable {
 
     public func debug(_ m: String, _ f: [(String, JSONValue)] = []) { log(.debug, m, f) }
     public func info(_ m: String, _ f: [(String, JSONValue)] = []) { log(.info, m, f) }
-    public func warn(_ m: String, _ f: [(String, JSONValue)] = []) { log(.warn, m, f) }
-    public func error(_ m: String, _ f: [(String, JSONValue)] = []) { log(.error, m, f) }
+    func warn(_ m: String, _ f: [(String, JSONValue)] = []) { log(.warn, m, f) }
+    func error(_ m: String, _ f: [(String, JSONValue)] = []) { log(.error, m, f) }
 }
