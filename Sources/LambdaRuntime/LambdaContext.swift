@@ -13,7 +13,7 @@ public struct LambdaContext: Sendable {
     public let cognitoIdentity: String?
     public let logger: Logger
 
-    init(requestID: String, deadlineMilliseconds: Int64, invokedFunctionARN: String, traceID: String? = nil,
+    package init(requestID: String, deadlineMilliseconds: Int64, invokedFunctionARN: String, traceID: String? = nil,
          clientContext: String? = nil, cognitoIdentity: String? = nil, logger: Logger)
     {
         self.requestID = requestID

@@ -23,6 +23,12 @@ public struct Logger: Sendable {
         self.sink = sink
     }
 
+    /// A logger writing to stderr at `minimumLevel`: for other modules' tests, which build
+    /// contexts of their own.
+    package init(minimumLevel: Level) {
+        self.init(minimumLevel: minimumLevel, json: false, requestID: nil, sink: .standardError)
+    }
+
     /// Reads `AWS_LAMBDA_LOG_FORMAT` and `AWS_LAMBDA_LOG_LEVEL`.
     static func fromEnvironment() -> Logger {
         let json = Environment.get("AWS_LAMBDA_LOG_FORMAT")?.uppercased() == "JSON"
