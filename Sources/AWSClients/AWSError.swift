@@ -136,7 +136,10 @@ enum ErrorClassifier {
     /// One line, printable, bounded.
     static func sanitize(_ text: String) -> String {
         var out = ""
-        for ch in text.unicodeScalars.prefix(300) { out.unicodeScalars.append(ch.value < 0x20 || ch.value == 0x7f ? " " : ch) }
+        for ch in text.unicodeScalars.prefix(300) {
+            let isASCIIControl = ch.isASCII && !ASCII.isPrintable(UInt8(ch.value))
+            out.unicodeScalars.append(isASCIIControl ? " " : ch)
+        }
         return out
     }
 }

@@ -23,8 +23,7 @@ public enum ObjectKeyRule {
         guard bytes.count <= maxBytes else { return "object key is longer than \(maxBytes) bytes" }
         for b in bytes {
             switch b {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "/"):
+            case _ where ASCII.isAlphanumeric(b), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "/"):
                 continue
             default:
                 return "object key has a character outside [A-Za-z0-9._/-]"
@@ -154,7 +153,7 @@ public final class S3Client {
         let problem = S3Client.bucketProblem(bucket)
         // Virtual-hosted addressing needs a DNS label; a bucket with dots would also break the
         // TLS wildcard, so such buckets (and every configured endpoint) go path-style.
-        if !endpoint.pathStyle && bucket.contains(".") { endpoint.pathStyle = true }
+        if !endpoint.pathStyle && bucket.utf8.contains(UInt8(ascii: ".")) { endpoint.pathStyle = true }
         self.endpoint = endpoint
         self.bucketProblem = problem
         let host = endpoint.pathStyle ? endpoint.host : bucket.lowercased() + "." + endpoint.host
@@ -256,14 +255,16 @@ public final class S3Client {
             accept = [412, 404]
         }
         for (name, value) in put.metadata {
-            guard !name.isEmpty, name.utf8.allSatisfy({ ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 45 }) else {
+            guard !name.isEmpty, name.utf8.allSatisfy({ ASCII.isLower($0) || ASCII.isDigit($0) || $0 == UInt8(ascii: "-") }) else {
                 return .failure(.invalid("metadata name must be [a-z0-9-]"))
             }
             guard isHeaderValue(value) else { return .failure(.invalid("metadata value is not printable ASCII")) }
             headers.append(("x-amz-meta-" + name, value))
         }
         if !put.tags.isEmpty {
-            let safe: (String) -> Bool = { !$0.isEmpty && $0.utf8.allSatisfy { ASCII.isAlphanumeric($0) || $0 == 45 || $0 == 46 || $0 == 95 } }
+            let safe: (String) -> Bool = {
+                !$0.isEmpty && $0.utf8.allSatisfy { ASCII.isAlphanumeric($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") }
+            }
             guard put.tags.allSatisfy({ safe($0.0) && safe($0.1) }) else { return .failure(.invalid("tag keys and values must be [A-Za-z0-9._-]")) }
             headers.append(("x-amz-tagging", put.tags.map { $0.0 + "=" + $0.1 }.joined(separator: "&")))
         }
@@ -395,16 +396,17 @@ public final class S3Client {
         }
     }
 
-    static func isHeaderValue(_ s: String) -> Bool { s.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7f } }
+    static func isHeaderValue(_ s: String) -> Bool { s.utf8.allSatisfy(ASCII.isPrintable) }
 
     /// S3 bucket naming: 3–63 of `a-z 0-9 . -`, starting and ending with a letter or digit, no
     /// two periods in a row. Nil when the name is valid.
     public static func bucketProblem(_ bucket: String) -> String? {
         let b = Array(bucket.utf8)
+        let dot = UInt8(ascii: "."), dash = UInt8(ascii: "-")
         guard (3...63).contains(b.count),
-              b.allSatisfy({ ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 45 || $0 == 46 }),
-              let first = b.first, let last = b.last, first != 45, first != 46, last != 45, last != 46,
-              !zip(b, b.dropFirst()).contains(where: { $0 == 46 && $1 == 46 })
+              b.allSatisfy({ ASCII.isLower($0) || ASCII.isDigit($0) || $0 == dash || $0 == dot }),
+              let first = b.first, let last = b.last, first != dash, first != dot, last != dash, last != dot,
+              !zip(b, b.dropFirst()).contains(where: { $0 == dot && $1 == dot })
         else { return "bucket name is not a valid S3 bucket name" }
         return nil
     }

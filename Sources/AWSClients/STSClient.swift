@@ -41,9 +41,12 @@ public struct AssumeRoleRequest: Sendable {
         return nil
     }
 
+    /// `[A-Za-z0-9_=,.@+-]`, STS's alphabet for session names and source identities.
     static func isSessionNameByte(_ b: UInt8) -> Bool {
-        (b >= 65 && b <= 90) || (b >= 97 && b <= 122) || (b >= 48 && b <= 57) || b == 95 || b == 61 || b == 44 || b == 46 || b == 64 || b == 45 || b == 43
+        ASCII.isAlphanumeric(b) || Self.sessionNamePunctuation.contains(b)
     }
+
+    private static let sessionNamePunctuation = Array("_=,.@+-".utf8)
 
     /// The form body, in STS's parameter names.
     var formParameters: [(name: String, value: String)] {

@@ -92,7 +92,7 @@ public struct SigV4Signer: Sendable, CustomStringConvertible {
         headers.reserveCapacity(request.headers.count + 5)
         var givenPayloadHash: String?
         for h in request.headers {
-            let lower = SigV4.lowercase(h.name)
+            let lower = h.name.lowercasedASCII()
             if lower == "x-amz-content-sha256" { givenPayloadHash = h.value }
             // The signer owns these; a caller's copy would be signed twice or go stale.
             if lower == "host" || lower == "x-amz-date" || lower == "x-amz-security-token" || lower == "authorization"
@@ -103,10 +103,10 @@ public struct SigV4Signer: Sendable, CustomStringConvertible {
         if let token = credentials.sessionToken { headers.append(("X-Amz-Security-Token", token)) }
         let payloadHash: String
         if isS3 {
-            payloadHash = SigV4.hex(SHA256.hash(request.body))
+            payloadHash = Hex.encode(SHA256.hash(request.body))
             headers.append(("X-Amz-Content-SHA256", payloadHash))
         } else {
-            payloadHash = givenPayloadHash ?? SigV4.hex(SHA256.hash(request.body))
+            payloadHash = givenPayloadHash ?? Hex.encode(SHA256.hash(request.body))
         }
 
         // Canonical headers: lowercase names, sorted; values trimmed with inner runs of
@@ -114,7 +114,7 @@ public struct SigV4Signer: Sendable, CustomStringConvertible {
         var byName: [(name: [UInt8], value: [UInt8])] = []
         byName.reserveCapacity(headers.count)
         for h in headers {
-            let lower = SigV4.lowercase(h.name)
+            let lower = h.name.lowercasedASCII()
             if Self.unsignedHeaders.contains(lower) { continue }
             let name = Array(lower.utf8)
             let value = SigV4.trimAll(bytes: h.value.utf8)
@@ -153,9 +153,9 @@ public struct SigV4Signer: Sendable, CustomStringConvertible {
         toSign.reserveCapacity(160)
         toSign.append(contentsOf: amzDate.utf8); toSign.append(newline)
         toSign.append(contentsOf: scope.utf8); toSign.append(newline)
-        toSign.append(contentsOf: SigV4.hex(SHA256.hash(canonical)).utf8)
+        toSign.append(contentsOf: Hex.encode(SHA256.hash(canonical)).utf8)
         let key = signingKey(day: day, secret: credentials.secretAccessKey)
-        let signature = SigV4.hex(HMACSHA256.authenticate(toSign, key: key))
+        let signature = Hex.encode(HMACSHA256.authenticate(toSign, key: key))
         let signedHeaders = String(decoding: signedHeaderBytes, as: UTF8.self)
         let authorization = "AWS4-HMAC-SHA256 Credential=" + credentials.accessKeyID + "/" + scope
             + ", SignedHeaders=" + signedHeaders + ", Signature=" + signature
@@ -187,6 +187,7 @@ public struct SigV4Signer: Sendable, CustomStringConvertible {
 
 /// The encodings SigV4 and the AWS REST protocols share.
 public enum SigV4 {
+    /// Percent-encoding's digits are uppercase (RFC 3986 §2.1); `Hex.encode` writes lowercase.
     private static let hexDigits = Array("0123456789ABCDEF".utf8)
 
     /// RFC 3986 percent-encoding of the UTF-8 bytes: `A-Z a-z 0-9 - _ . ~` stay, everything else
@@ -196,8 +197,7 @@ public enum SigV4 {
         out.reserveCapacity(text.utf8.count)
         for b in text.utf8 {
             switch b {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
+            case _ where ASCII.isAlphanumeric(b), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
                 out.append(b)
             case UInt8(ascii: "/") where !encodeSlash:
                 out.append(b)
@@ -221,10 +221,10 @@ public enum SigV4 {
         var i = 0
         while i < b.count {
             if b[i] == UInt8(ascii: "%") {
-                guard i + 2 < b.count, let v = Hex.decode(String(decoding: b[(i + 1)...(i + 2)], as: UTF8.self)), v.count == 1 else { return nil }
-                out.append(v[0]); i += 3
+                guard i + 2 < b.count, let high = ASCII.hexDigitValue(b[i + 1]), let low = ASCII.hexDigitValue(b[i + 2]) else { return nil }
+                out.append(high << 4 | low); i += 3
             } else if b[i] == UInt8(ascii: "+") {
-                out.append(0x20); i += 1 // S3's url encoding-type writes spaces as "+"
+                out.append(UInt8(ascii: " ")); i += 1 // S3's url encoding-type writes spaces as "+"
             } else {
                 out.append(b[i]); i += 1
             }
@@ -257,46 +257,30 @@ public enum SigV4 {
     /// Trims leading and trailing whitespace and collapses inner runs to one space.
     static func trimAll(_ value: String) -> String { String(decoding: trimAll(bytes: value.utf8), as: UTF8.self) }
 
+    /// SigV4's header-value rule: the shared ASCII trim (`ASCII.trimmingSpaces`), then every inner
+    /// run of whitespace collapsed to one space.
     static func trimAll(bytes value: String.UTF8View) -> [UInt8] {
-        // Most values need nothing done: no whitespace but single inner spaces.
-        var clean = true
-        var previousSpace = true // a leading space is not clean
-        for b in value {
-            let space = b == 0x20
-            if (space && previousSpace) || b == 0x09 || b == 0x0a || b == 0x0d || b == 0x0b || b == 0x0c { clean = false; break }
-            previousSpace = space
+        let trimmed = ASCII.trimmingSpaces(value)
+        let space = UInt8(ascii: " ")
+        // Most values need nothing more: no whitespace inside but single spaces.
+        var previousSpace = false
+        let clean = !trimmed.contains { b in
+            defer { previousSpace = b == space }
+            return ASCII.isSpace(b) && (b != space || previousSpace)
         }
-        if clean && !previousSpace || value.isEmpty { return Array(value) }
+        if clean { return Array(trimmed) }
         var out = [UInt8]()
-        out.reserveCapacity(value.count)
+        out.reserveCapacity(trimmed.count)
         var pendingSpace = false
-        for b in value {
-            if b == 0x20 || b == 0x09 || b == 0x0a || b == 0x0d || b == 0x0b || b == 0x0c {
-                pendingSpace = !out.isEmpty
+        for b in trimmed {
+            if ASCII.isSpace(b) {
+                pendingSpace = true
             } else {
-                if pendingSpace { out.append(0x20); pendingSpace = false }
+                if pendingSpace { out.append(space); pendingSpace = false }
                 out.append(b)
             }
         }
         return out
-    }
-
-    /// ASCII lowercase; the string itself when there is nothing to change (header names).
-    static func lowercase(_ s: String) -> String {
-        guard s.utf8.contains(where: { $0 >= 65 && $0 <= 90 }) else { return s }
-        return String(decoding: s.utf8.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }, as: UTF8.self)
-    }
-
-    private static let lowerHex = Array("0123456789abcdef".utf8)
-
-    /// Lowercase hex of a digest.
-    static func hex(_ bytes: [UInt8]) -> String {
-        var out = [UInt8](repeating: 0, count: bytes.count * 2)
-        for (i, b) in bytes.enumerated() {
-            out[2 * i] = lowerHex[Int(b >> 4)]
-            out[2 * i + 1] = lowerHex[Int(b & 0x0f)]
-        }
-        return String(decoding: out, as: UTF8.self)
     }
 
     static func bytesLess(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }

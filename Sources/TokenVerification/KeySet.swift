@@ -103,15 +103,13 @@ func freshnessLifetime(_ response: HTTPResponse) -> Int64 {
     var maxAge: Int64?
     var noCache = false
     if let cc = response.header("Cache-Control") {
-        for directive in cc.lowercased().split(separator: ",") {
-            var d = directive[...]
-            while d.first == " " || d.first == "\t" { d = d.dropFirst() }
-            while d.last == " " || d.last == "\t" { d = d.dropLast() }
+        for directive in cc.lowercasedASCII().split(separator: ",") {
+            let d = String(directive).trimmingASCIISpaces()
             if d == "no-cache" || d == "no-store" { noCache = true }
             guard d.hasPrefix("max-age=") else { continue }
-            var value = d.dropFirst(8)
-            if value.count >= 2, value.first == "\"", value.last == "\"" { value = value.dropFirst().dropLast() }
-            guard !value.isEmpty, value.count <= 12, value.allSatisfy({ $0 >= "0" && $0 <= "9" }), let v = Int64(value) else { continue }
+            var value = d.utf8.dropFirst(8)
+            if value.count >= 2, value.first == UInt8(ascii: "\""), value.last == UInt8(ascii: "\"") { value = value.dropFirst().dropLast() }
+            guard !value.isEmpty, value.count <= 12, value.allSatisfy(ASCII.isDigit), let v = Int64(Substring(value)) else { continue }
             maxAge = min(maxAge ?? v, v)
         }
     }
