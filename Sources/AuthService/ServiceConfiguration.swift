@@ -29,7 +29,7 @@ public struct ServiceConfiguration: Sendable {
         let recent = try integer("RECENT_AUTH_SECONDS", default: 600, range: 0...86_400)
         let grace = try integer("REFRESH_REUSE_GRACE_SECONDS", default: 30, range: 0...300)
         let aws: AWSConfig
-        do throws(AWSConfigError) { aws = try AWSConfig.fromEnvironment() } catch { throw ConfigurationFailure(error.message) }
+        do throws(ConfigurationError) { aws = try AWSConfig.fromEnvironment() } catch { throw ConfigurationFailure(String(describing: error)) }
         let verifier: VerifierConfiguration
         do throws(ConfigurationError) { verifier = try VerifierConfiguration.fromEnvironment() } catch {
             throw ConfigurationFailure(String(describing: error))
