@@ -2,7 +2,7 @@ import CryptoPrimitives
 import PlatformSupport
 import StrictJSON
 
-/// The provider rules over a verified token's claims (CONTRACT.md, "Configuration"; issue 4).
+/// The provider rules over a verified token's claims (docs/API.md: INVALID_TOKEN, TOKEN_EXPIRED; issue 4).
 /// Order: who issued it and for whom (iss, aud, azp), then when (exp, iat, nbf), then whom it
 /// names (sub), then the request's nonce, then the profile claims.
 public struct ClaimRules {

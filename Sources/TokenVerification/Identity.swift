@@ -2,7 +2,7 @@
 public enum IdentityProvider: String, Sendable, CaseIterable {
     case apple, google
 
-    /// The `iss` values the provider's tokens carry (CONTRACT.md: issuers are fixed).
+    /// The `iss` values the provider's tokens carry (fixed per provider; docs/API.md: a wrong issuer is INVALID_TOKEN).
     public var issuers: [String] {
         switch self {
         case .apple: return ["https://appleid.apple.com"]
