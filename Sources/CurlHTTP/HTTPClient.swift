@@ -7,9 +7,10 @@ import CCurlShim
 public final class HTTPClient {
     private let multi: UnsafeMutableRawPointer
     private var idle: [EasyHandle] = []
-    /// Requests and bytes sent, for the benchmark's request counts.
+    /// Requests sent (each retry counts again), for the tests' and the benchmark's request counts.
     public private(set) var requestCount = 0
-    /// Sequential network rounds (a batch of overlapping requests counts once).
+    /// Sequential network rounds (a batch of overlapping requests counts once; each retry round
+    /// counts again).
     public private(set) var roundCount = 0
 
     public init() throws(HTTPError) {

@@ -20,6 +20,8 @@ public enum KeyCachePolicy {
     public static let failedFetchRetryInterval: Int64 = 30
     /// Fetch attempts per refresh (the first and one retry on a connection error, timeout, 429 or 5xx).
     public static let maxAttempts = 2
+    /// The refresh's retry budget: `maxAttempts`, full-jitter backoff from 50 ms capped at 200 ms.
+    static let retry = RetryPolicy(maxAttempts: maxAttempts, baseDelayMilliseconds: 50, maxDelayMilliseconds: 200)
     /// Per-attempt HTTP timeout cap, further capped by the invocation deadline.
     public static let requestTimeoutMilliseconds = 2_500
     /// A fetch is not started with less than this left before the deadline.
