@@ -2,136 +2,6 @@ import CurlHTTP
 import PlatformSupport
 import SigV4
 
-/// The object-key rule this service holds itself to, checked before any request is sent:
-/// 1–1024 bytes of `A-Z a-z 0-9 . _ - /`, not starting with `/`, no empty segment (`//`) and no
-/// `.` or `..` segment. A trailing `/` is allowed (the `users/{uuid}/` markers). Every key the
-/// contract defines fits (`identities/{provider}/{providerID}` with providerID
-/// `[A-Za-z0-9._-]{1,255}` other than `.`/`..`, and `users/{uuid}/...`); anything else is a bug
-/// or an attack, so it never reaches S3.
-public enum ObjectKeyRule {
-    public static let maxBytes = 1024
-
-    /// Nil when `key` is acceptable, else why not (no key text in the reason).
-    public static func problem(_ key: String) -> String? { check(key, isPrefix: false) }
-
-    /// The same rule for a list prefix, which may also be empty.
-    public static func prefixProblem(_ prefix: String) -> String? { prefix.isEmpty ? nil : check(prefix, isPrefix: true) }
-
-    static func check(_ key: String, isPrefix: Bool) -> String? {
-        let bytes = Array(key.utf8)
-        guard !bytes.isEmpty else { return "object key is empty" }
-        guard bytes.count <= maxBytes else { return "object key is longer than \(maxBytes) bytes" }
-        for b in bytes {
-            switch b {
-            case _ where ASCII.isAlphanumeric(b), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "/"):
-                continue
-            default:
-                return "object key has a character outside [A-Za-z0-9._/-]"
-            }
-        }
-        guard bytes.first != UInt8(ascii: "/") else { return "object key starts with /" }
-        let segments = key.split(separator: "/", omittingEmptySubsequences: false)
-        for (n, segment) in segments.enumerated() {
-            let isLast = n == segments.count - 1
-            if segment.isEmpty && !isLast { return "object key has an empty segment (//)" }
-            if segment == "." || segment == ".." { return "object key has a . or .. segment" }
-        }
-        _ = isPrefix
-        return nil
-    }
-}
-
-public struct S3Object: Sendable {
-    public var body: [UInt8]
-    /// Exactly as S3 sent it, quotes included: pass it back unchanged to `.ifMatch`.
-    public var etag: String
-    public var contentType: String?
-    /// User metadata (`x-amz-meta-*`), names lowercase without the prefix.
-    public var metadata: [(String, String)]
-    /// `x-amz-version-id` in a versioned bucket; nil when the bucket is not versioned (S3 then
-    /// sends no header, or `null`).
-    public var versionID: String?
-
-    public init(body: [UInt8], etag: String, contentType: String?, metadata: [(String, String)] = [], versionID: String? = nil) {
-        self.body = body
-        self.etag = etag
-        self.contentType = contentType
-        self.metadata = metadata
-        self.versionID = versionID
-    }
-
-    /// The value of one user-metadata entry (name lowercase, without `x-amz-meta-`).
-    public func metadata(_ name: String) -> String? { metadata.first { $0.0 == name }?.1 }
-}
-
-public enum S3PutCondition: Sendable, Equatable {
-    /// Unconditional.
-    case none
-    /// `If-None-Match: *`: create only.
-    case ifNoneMatch
-    /// `If-Match: <etag>`: replace only the version that was read.
-    case ifMatch(String)
-}
-
-public enum S3PutOutcome: Sendable, Equatable {
-    case stored(etag: String)
-    /// The condition did not hold: the key exists (`.ifNoneMatch`), or it changed or is gone (`.ifMatch`).
-    case preconditionFailed
-}
-
-public struct S3Put: Sendable {
-    public var key: String
-    public var body: [UInt8]
-    public var contentType: String
-    public var condition: S3PutCondition
-    /// User metadata: sent as `x-amz-meta-<name>`; names `[a-z0-9-]`, values printable ASCII.
-    public var metadata: [(String, String)]
-    /// Object tags (`x-amz-tagging`), e.g. for a lifecycle rule; keys and values `[A-Za-z0-9._-]`.
-    public var tags: [(String, String)]
-
-    public init(key: String, body: [UInt8], contentType: String, condition: S3PutCondition = .none, metadata: [(String, String)] = [],
-                tags: [(String, String)] = []) {
-        self.key = key
-        self.body = body
-        self.contentType = contentType
-        self.condition = condition
-        self.metadata = metadata
-        self.tags = tags
-    }
-}
-
-/// Which object a DeleteObject may remove.
-public enum S3DeleteCondition: Sendable, Equatable {
-    /// Whatever is there (a delete marker in a versioned bucket).
-    case none
-    /// Exactly this version, permanently (`?versionId=`): a version that is no longer there is
-    /// left alone, so a later object under the same key is never removed by mistake.
-    case version(String)
-    /// `If-Match: <etag>`: only the current object, if it still has this ETag.
-    case ifMatch(String)
-}
-
-public enum S3DeleteOutcome: Sendable, Equatable {
-    /// Deleted, or there was nothing to delete.
-    case deleted
-    /// `.ifMatch`: the current object has another ETag.
-    case preconditionFailed
-}
-
-/// One page of ListObjectsV2.
-public struct S3Listing: Sendable, Equatable {
-    public var keys: [String]
-    /// More keys follow this page.
-    public var isTruncated: Bool
-    public var continuationToken: String?
-
-    public init(keys: [String], isTruncated: Bool, continuationToken: String? = nil) {
-        self.keys = keys
-        self.isTruncated = isTruncated
-        self.continuationToken = continuationToken
-    }
-}
-
 /// S3 object operations on one bucket, signed with the function's credentials. Synchronous; one
 /// per process alongside the one `HTTPClient`. See `SignedTransport` for retries and deadlines.
 public final class S3Client {
@@ -238,37 +108,6 @@ public final class S3Client {
                 throw S3Client.unexpected(response)
             }
         }
-    }
-
-    static func putRequest(_ put: S3Put, path: String) -> Result<OperationRequest, AWSError> {
-        guard isHeaderValue(put.contentType), !put.contentType.isEmpty else { return .failure(.invalid("content type is not a printable header value")) }
-        var headers: [(name: String, value: String)] = [("Content-Type", put.contentType)]
-        var accept: Set<Int> = []
-        switch put.condition {
-        case .none: break
-        case .ifNoneMatch:
-            headers.append(("If-None-Match", "*"))
-            accept = [412]
-        case .ifMatch(let etag):
-            guard !etag.isEmpty, isHeaderValue(etag) else { return .failure(.invalid("ETag is not a printable header value")) }
-            headers.append(("If-Match", etag))
-            accept = [412, 404]
-        }
-        for (name, value) in put.metadata {
-            guard !name.isEmpty, name.utf8.allSatisfy({ ASCII.isLower($0) || ASCII.isDigit($0) || $0 == UInt8(ascii: "-") }) else {
-                return .failure(.invalid("metadata name must be [a-z0-9-]"))
-            }
-            guard isHeaderValue(value) else { return .failure(.invalid("metadata value is not printable ASCII")) }
-            headers.append(("x-amz-meta-" + name, value))
-        }
-        if !put.tags.isEmpty {
-            let safe: (String) -> Bool = {
-                !$0.isEmpty && $0.utf8.allSatisfy { ASCII.isAlphanumeric($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") }
-            }
-            guard put.tags.allSatisfy({ safe($0.0) && safe($0.1) }) else { return .failure(.invalid("tag keys and values must be [A-Za-z0-9._-]")) }
-            headers.append(("x-amz-tagging", put.tags.map { $0.0 + "=" + $0.1 }.joined(separator: "&")))
-        }
-        return .success(OperationRequest(method: "PUT", path: path, headers: headers, body: put.body, accept: accept))
     }
 
     // MARK: DeleteObject
@@ -394,20 +233,5 @@ public final class S3Client {
             let lower = h.name.lowercased()
             return lower.hasPrefix("x-amz-meta-") ? (String(lower.dropFirst(11)), h.value) : nil
         }
-    }
-
-    static func isHeaderValue(_ s: String) -> Bool { s.utf8.allSatisfy(ASCII.isPrintable) }
-
-    /// S3 bucket naming: 3–63 of `a-z 0-9 . -`, starting and ending with a letter or digit, no
-    /// two periods in a row. Nil when the name is valid.
-    public static func bucketProblem(_ bucket: String) -> String? {
-        let b = Array(bucket.utf8)
-        let dot = UInt8(ascii: "."), dash = UInt8(ascii: "-")
-        guard (3...63).contains(b.count),
-              b.allSatisfy({ ASCII.isLower($0) || ASCII.isDigit($0) || $0 == dash || $0 == dot }),
-              let first = b.first, let last = b.last, first != dash, first != dot, last != dash, last != dot,
-              !zip(b, b.dropFirst()).contains(where: { $0 == dot && $1 == dot })
-        else { return "bucket name is not a valid S3 bucket name" }
-        return nil
     }
 }
