@@ -1,4 +1,4 @@
-import COpenSSL
+internal import COpenSSL
 import PlatformSupport
 
 /// SHA-256 and HMAC-SHA256 through libcrypto's one-shot calls.

@@ -1,4 +1,4 @@
-import COpenSSL
+internal import COpenSSL
 
 /// An RSA public key held by libcrypto, built from a JWK's big-endian modulus and exponent.
 /// One owner (this object) frees the EVP_PKEY and its verification context; keys are immutable

@@ -1,4 +1,4 @@
-import CCurlShim
+internal import CCurlShim
 
 /// Loads libcurl once per process (see CCurlShim). Every handle constructor calls `ensureLoaded`.
 public enum CurlLibrary {

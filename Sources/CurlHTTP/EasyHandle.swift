@@ -1,4 +1,4 @@
-import CCurlShim
+internal import CCurlShim
 
 /// One libcurl easy handle and the state of its current transfer. The handle has exactly one
 /// owner (this object); libcurl's callbacks are bridged once, in `prepare`, with `self` as the

@@ -1,4 +1,4 @@
-import CCurlShim
+internal import CCurlShim
 
 /// Sends requests through one curl multi handle, so all of them share one connection pool that
 /// lives as long as the client (a warm Lambda keeps its connections to S3, STS and the JWKS
