@@ -3,12 +3,12 @@ import SigV4
 
 /// The function's own credentials, as Lambda hands them over: the signer's credential type
 /// (its `description` and reflection show the key id only), read from the standard variables.
-public typealias AWSCredentials = SigningCredentials
+package typealias AWSCredentials = SigningCredentials
 
 extension SigningCredentials {
     /// `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY` (both required) and `AWS_SESSION_TOKEN`
     /// (optional; empty means none).
-    public static func fromEnvironment() throws(ConfigurationError) -> AWSCredentials {
+    static func fromEnvironment() throws(ConfigurationError) -> AWSCredentials {
         try from(environment: Environment.nonEmpty)
     }
 
@@ -23,11 +23,11 @@ extension SigningCredentials {
 /// Region, credentials and endpoints, read once at start-up.
 public struct AWSConfig: Sendable {
     public var region: String
-    public var credentials: AWSCredentials
-    public var s3Endpoint: AWSEndpoint
-    public var stsEndpoint: AWSEndpoint
+    package var credentials: AWSCredentials
+    package var s3Endpoint: AWSEndpoint
+    package var stsEndpoint: AWSEndpoint
 
-    public init(region: String, credentials: AWSCredentials, s3Endpoint: AWSEndpoint? = nil, stsEndpoint: AWSEndpoint? = nil) {
+    package init(region: String, credentials: AWSCredentials, s3Endpoint: AWSEndpoint? = nil, stsEndpoint: AWSEndpoint? = nil) {
         self.region = region
         self.credentials = credentials
         self.s3Endpoint = s3Endpoint ?? AWSConfig.defaultS3Endpoint(region: region)
@@ -62,12 +62,12 @@ public struct AWSConfig: Sendable {
     }
 
     /// `s3.{region}.amazonaws.com` (`.amazonaws.com.cn` in China), virtual-hosted.
-    public static func defaultS3Endpoint(region: String) -> AWSEndpoint {
+    static func defaultS3Endpoint(region: String) -> AWSEndpoint {
         AWSEndpoint(scheme: "https", host: "s3." + region + "." + dnsSuffix(region), pathStyle: false)
     }
 
     /// The regional STS endpoint, `sts.{region}.amazonaws.com`.
-    public static func defaultSTSEndpoint(region: String) -> AWSEndpoint {
+    static func defaultSTSEndpoint(region: String) -> AWSEndpoint {
         AWSEndpoint(scheme: "https", host: "sts." + region + "." + dnsSuffix(region))
     }
 

@@ -2,17 +2,17 @@ import PlatformSupport
 
 /// Where a service is reached. Built from AWS's own endpoint names or from an
 /// `AWS_ENDPOINT_URL*` override (`scheme://host[:port][/base]`, nothing else).
-public struct AWSEndpoint: Sendable, Equatable, CustomStringConvertible {
-    public var scheme: String
+package struct AWSEndpoint: Sendable, Equatable, CustomStringConvertible {
+    var scheme: String
     /// Lowercase host name or IP literal (IPv6 in brackets), without the port.
-    public var host: String
-    public var port: Int?
+    package var host: String
+    package var port: Int?
     /// A path the endpoint lives under, "" or "/x/y" (no trailing slash).
-    public var basePath: String
+    var basePath: String
     /// S3 only: bucket in the path (`/bucket/key`) rather than in the host name.
-    public var pathStyle: Bool
+    var pathStyle: Bool
 
-    public init(scheme: String, host: String, port: Int? = nil, basePath: String = "", pathStyle: Bool = false) {
+    package init(scheme: String, host: String, port: Int? = nil, basePath: String = "", pathStyle: Bool = false) {
         self.scheme = scheme
         self.host = host
         self.port = port
@@ -22,7 +22,7 @@ public struct AWSEndpoint: Sendable, Equatable, CustomStringConvertible {
 
     /// Parses the endpoint URL read from `variable` (`PlatformSupport.HTTPURL`: http or https,
     /// no user info, query or fragment). Trailing slashes of the path are dropped.
-    public init(url: String, variable: String, pathStyle: Bool) throws(ConfigurationError) {
+    package init(url: String, variable: String, pathStyle: Bool) throws(ConfigurationError) {
         let parsed = try HTTPURL(url, variable: variable)
         var path = Substring(parsed.path)
         while path.utf8.last == UInt8(ascii: "/") { path = path.dropLast() }
@@ -30,7 +30,7 @@ public struct AWSEndpoint: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The Host header: the port only when it is not the scheme's default (as SigV4 signs it).
-    public var hostHeader: String {
+    package var hostHeader: String {
         guard let port, port != (scheme == "https" ? 443 : 80) else { return host }
         return host + ":" + String(port)
     }
@@ -38,5 +38,5 @@ public struct AWSEndpoint: Sendable, Equatable, CustomStringConvertible {
     /// `host[:port]` for the URL.
     var authority: String { port.map { host + ":" + String($0) } ?? host }
 
-    public var description: String { scheme + "://" + authority + basePath + (pathStyle ? " (path-style)" : "") }
+    package var description: String { scheme + "://" + authority + basePath + (pathStyle ? " (path-style)" : "") }
 }

@@ -27,14 +27,14 @@ public struct AWSError: Error, Sendable, CustomStringConvertible {
     public var kind: Kind
     /// The S3/STS error code (`NoSuchBucket`, `SlowDown`, ...), when the answer had one.
     public var code: String?
-    public var message: String
-    public var requestID: String?
+    var message: String
+    var requestID: String?
     /// HTTP status, when there was an answer.
-    public var status: Int?
+    var status: Int?
     /// Requests sent for this operation (1 when there was no retry, 0 when refused before sending).
-    public var attempts: Int
+    package var attempts: Int
 
-    public init(kind: Kind, code: String? = nil, message: String, requestID: String? = nil, status: Int? = nil, attempts: Int = 0) {
+    package init(kind: Kind, code: String? = nil, message: String, requestID: String? = nil, status: Int? = nil, attempts: Int = 0) {
         self.kind = kind
         self.code = code
         self.message = message

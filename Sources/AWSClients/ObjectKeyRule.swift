@@ -6,14 +6,14 @@ import PlatformSupport
 /// contract defines fits (`identities/{provider}/{providerID}` with providerID
 /// `[A-Za-z0-9._-]{1,255}` other than `.`/`..`, and `users/{uuid}/...`); anything else is a bug
 /// or an attack, so it never reaches S3.
-public enum ObjectKeyRule {
-    public static let maxBytes = 1024
+package enum ObjectKeyRule {
+    static let maxBytes = 1024
 
     /// Nil when `key` is acceptable, else why not (no key text in the reason).
-    public static func problem(_ key: String) -> String? { check(key, isPrefix: false) }
+    package static func problem(_ key: String) -> String? { check(key, isPrefix: false) }
 
     /// The same rule for a list prefix, which may also be empty.
-    public static func prefixProblem(_ prefix: String) -> String? { prefix.isEmpty ? nil : check(prefix, isPrefix: true) }
+    package static func prefixProblem(_ prefix: String) -> String? { prefix.isEmpty ? nil : check(prefix, isPrefix: true) }
 
     static func check(_ key: String, isPrefix: Bool) -> String? {
         let bytes = Array(key.utf8)

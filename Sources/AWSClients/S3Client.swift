@@ -5,17 +5,17 @@ import SigV4
 /// S3 object operations on one bucket, signed with the function's credentials. Synchronous; one
 /// per process alongside the one `HTTPClient`. See `SignedTransport` for retries and deadlines.
 public final class S3Client {
-    public let bucket: String
+    let bucket: String
     private let endpoint: AWSEndpoint
     private let transport: SignedTransport
     private let bucketProblem: String?
     /// Prefix for every request path: the endpoint's base path, plus `/bucket` when path-style.
     private let pathPrefix: String
     /// Pages `list` follows at most (1000 keys each).
-    public var maxListPages = 100
+    package var maxListPages = 100
 
     /// Default upper bound for one attempt.
-    public static let defaultRequestTimeoutMilliseconds = 5_000
+    static let defaultRequestTimeoutMilliseconds = 5_000
 
     public init(http: HTTPClient, config: AWSConfig, bucket: String, retry: RetryPolicy = .init()) {
         self.bucket = bucket
@@ -36,23 +36,23 @@ public final class S3Client {
     }
 
     /// Upper bound for one attempt (the deadline usually binds first).
-    public var requestTimeoutMilliseconds: Int {
+    package var requestTimeoutMilliseconds: Int {
         get { transport.requestTimeoutCapMilliseconds }
         set { transport.requestTimeoutCapMilliseconds = newValue }
     }
 
     /// Requests sent by this client so far, retries included.
-    public var attemptsSent: Int { transport.attemptsSent }
+    package var attemptsSent: Int { transport.attemptsSent }
 
     // MARK: GetObject
 
     /// The object, or nil when there is no such key.
-    public func get(_ key: String, deadline: Deadline) throws(AWSError) -> S3Object? {
+    package func get(_ key: String, deadline: Deadline) throws(AWSError) -> S3Object? {
         try getAll([key], deadline: deadline)[0].get()
     }
 
     /// Several GetObjects at once (overlapped on the wire), results in order.
-    public func getAll(_ keys: [String], deadline: Deadline) -> [Result<S3Object?, AWSError>] {
+    package func getAll(_ keys: [String], deadline: Deadline) -> [Result<S3Object?, AWSError>] {
         PreparedCall.run(keys.map(prepareGet), deadline: deadline)
     }
 
@@ -70,7 +70,7 @@ public final class S3Client {
     // MARK: HeadObject
 
     /// ETag, content type and size, or nil when there is no such key.
-    public func head(_ key: String, deadline: Deadline) throws(AWSError) -> (etag: String, contentType: String?, size: Int)? {
+    package func head(_ key: String, deadline: Deadline) throws(AWSError) -> (etag: String, contentType: String?, size: Int)? {
         try run([checkKey(key).map { OperationRequest(method: "HEAD", path: path(for: key), accept: [404]) }], deadline: deadline) {
             response throws(AWSError) -> (etag: String, contentType: String?, size: Int)? in
             // A HEAD answer has no body, so a missing bucket cannot be told from a missing key.
@@ -82,12 +82,12 @@ public final class S3Client {
 
     // MARK: PutObject
 
-    public func put(_ put: S3Put, deadline: Deadline) throws(AWSError) -> S3PutOutcome {
+    package func put(_ put: S3Put, deadline: Deadline) throws(AWSError) -> S3PutOutcome {
         try putAll([put], deadline: deadline)[0].get()
     }
 
     /// Several PutObjects at once (overlapped on the wire), results in order.
-    public func putAll(_ puts: [S3Put], deadline: Deadline) -> [Result<S3PutOutcome, AWSError>] {
+    package func putAll(_ puts: [S3Put], deadline: Deadline) -> [Result<S3PutOutcome, AWSError>] {
         PreparedCall.run(puts.map(preparePut), deadline: deadline)
     }
 
@@ -114,7 +114,7 @@ public final class S3Client {
 
     /// Deletes the key; deleting a missing key succeeds (S3 answers 204 either way).
     @discardableResult
-    public func delete(_ key: String, condition: S3DeleteCondition = .none, deadline: Deadline) throws(AWSError) -> S3DeleteOutcome {
+    package func delete(_ key: String, condition: S3DeleteCondition = .none, deadline: Deadline) throws(AWSError) -> S3DeleteOutcome {
         try PreparedCall.run([prepareDelete(key, condition: condition)], deadline: deadline)[0].get()
     }
 
@@ -152,7 +152,7 @@ public final class S3Client {
 
     /// Every key under `prefix`, in S3's order, following continuation tokens for at most
     /// `maxListPages` pages (more is `.invalidRequest`: the caller asked for an unbounded listing).
-    public func list(prefix: String, deadline: Deadline, pageSize: Int = 1000) throws(AWSError) -> [String] {
+    package func list(prefix: String, deadline: Deadline, pageSize: Int = 1000) throws(AWSError) -> [String] {
         if let problem = bucketProblem { throw .invalid(problem) }
         if let problem = ObjectKeyRule.prefixProblem(prefix) { throw .invalid("list prefix: " + problem) }
         var keys: [String] = []

@@ -2,10 +2,10 @@
 public struct S3Listing: Sendable, Equatable {
     public var keys: [String]
     /// More keys follow this page.
-    public var isTruncated: Bool
-    public var continuationToken: String?
+    package var isTruncated: Bool
+    var continuationToken: String?
 
-    public init(keys: [String], isTruncated: Bool, continuationToken: String? = nil) {
+    package init(keys: [String], isTruncated: Bool, continuationToken: String? = nil) {
         self.keys = keys
         self.isTruncated = isTruncated
         self.continuationToken = continuationToken

@@ -2,14 +2,14 @@ public struct S3Object: Sendable {
     public var body: [UInt8]
     /// Exactly as S3 sent it, quotes included: pass it back unchanged to `.ifMatch`.
     public var etag: String
-    public var contentType: String?
+    package var contentType: String?
     /// User metadata (`x-amz-meta-*`), names lowercase without the prefix.
-    public var metadata: [(String, String)]
+    package var metadata: [(String, String)]
     /// `x-amz-version-id` in a versioned bucket; nil when the bucket is not versioned (S3 then
     /// sends no header, or `null`).
     public var versionID: String?
 
-    public init(body: [UInt8], etag: String, contentType: String?, metadata: [(String, String)] = [], versionID: String? = nil) {
+    package init(body: [UInt8], etag: String, contentType: String?, metadata: [(String, String)] = [], versionID: String? = nil) {
         self.body = body
         self.etag = etag
         self.contentType = contentType
