@@ -1,35 +1,35 @@
 import PlatformSupport
 
 /// One provider's settings. No audiences means the provider is off in this deployment.
-public struct ProviderSettings: Sendable, Equatable {
+package struct ProviderSettings: Sendable, Equatable {
     /// Accepted `aud` values (for Google also the accepted `azp` values).
-    public var audiences: [String]
-    public var jwksURL: String
+    package var audiences: [String]
+    package var jwksURL: String
 
-    public init(audiences: [String], jwksURL: String) {
+    package init(audiences: [String], jwksURL: String) {
         self.audiences = audiences
         self.jwksURL = jwksURL
     }
 
-    public var isEnabled: Bool { !audiences.isEmpty }
+    package var isEnabled: Bool { !audiences.isEmpty }
 }
 
 public struct VerifierConfiguration: Sendable, Equatable {
-    public static let defaultAppleJWKSURL = "https://appleid.apple.com/auth/keys"
-    public static let defaultGoogleJWKSURL = "https://www.googleapis.com/oauth2/v3/certs"
+    static let defaultAppleJWKSURL = "https://appleid.apple.com/auth/keys"
+    static let defaultGoogleJWKSURL = "https://www.googleapis.com/oauth2/v3/certs"
 
-    public var apple: ProviderSettings
-    public var google: ProviderSettings
+    package var apple: ProviderSettings
+    package var google: ProviderSettings
     /// Clock leeway for `exp`, `iat` and `nbf` (docs/API.md, TOKEN_EXPIRED: 60 s).
-    public var leewaySeconds: Int64
+    package var leewaySeconds: Int64
 
-    public init(apple: ProviderSettings, google: ProviderSettings, leewaySeconds: Int64 = 60) {
+    package init(apple: ProviderSettings, google: ProviderSettings, leewaySeconds: Int64 = 60) {
         self.apple = apple
         self.google = google
         self.leewaySeconds = leewaySeconds
     }
 
-    public func settings(for provider: IdentityProvider) -> ProviderSettings {
+    func settings(for provider: IdentityProvider) -> ProviderSettings {
         switch provider {
         case .apple: return apple
         case .google: return google
@@ -44,7 +44,7 @@ public struct VerifierConfiguration: Sendable, Equatable {
     }
 
     /// The same over any lookup (tests pass a dictionary).
-    public static func from(environment get: (String) -> String?) throws(ConfigurationError) -> VerifierConfiguration {
+    package static func from(environment get: (String) -> String?) throws(ConfigurationError) -> VerifierConfiguration {
         func url(_ name: String, _ fallback: String) throws(ConfigurationError) -> String {
             guard let value = get(name), !value.isEmpty else { return fallback }
             _ = try HTTPURL.httpsOrLoopback(value, variable: name)

@@ -7,7 +7,7 @@ import StrictJSON
 /// live as long as the process (warm invocations reuse the keys). Synchronous and not
 /// thread-safe, like the `HTTPClient` it fetches keys with.
 public final class TokenVerifier {
-    public let configuration: VerifierConfiguration
+    let configuration: VerifierConfiguration
     private let http: HTTPClient
     private let now: () -> Int64
     private var states: [IdentityProvider: KeySetState] = [:]
@@ -48,15 +48,15 @@ public final class TokenVerifier {
     // MARK: - Diagnostics (tests, bench, logs)
 
     /// Number of successful JWKS fetches for `provider` since start.
-    public func successfulFetchCount(_ provider: IdentityProvider) -> Int { states[provider]?.successfulFetches ?? 0 }
+    package func successfulFetchCount(_ provider: IdentityProvider) -> Int { states[provider]?.successfulFetches ?? 0 }
 
     /// What the last failed JWKS fetch for `provider` ran into, if the last attempt failed.
-    public func lastFetchFailure(_ provider: IdentityProvider) -> String? {
+    package func lastFetchFailure(_ provider: IdentityProvider) -> String? {
         states[provider]?.lastFailure
     }
 
     /// Key ids currently cached for `provider` (fresh or stale), sorted.
-    public func cachedKeyIDs(_ provider: IdentityProvider) -> [String] { (states[provider]?.keys.keys).map { $0.sorted() } ?? [] }
+    package func cachedKeyIDs(_ provider: IdentityProvider) -> [String] { (states[provider]?.keys.keys).map { $0.sorted() } ?? [] }
 
     // MARK: - Keys
 
