@@ -48,7 +48,7 @@ public enum SigV4 {
     }
 
     /// `name=value` pairs, encoded, sorted by name then value (byte order), joined with `&`.
-    public static func canonicalQuery(_ params: [(name: String, value: String)]) -> String {
+    static func canonicalQuery(_ params: [(name: String, value: String)]) -> String {
         let encoded = params.map { (encode($0.name), encode($0.value)) }
         let sorted = encoded.sorted { a, b in a.0 == b.0 ? bytesLess(a.1, b.1) : bytesLess(a.0, b.0) }
         return sorted.map { $0.0 + "=" + $0.1 }.joined(separator: "&")
@@ -56,7 +56,7 @@ public enum SigV4 {
 
     /// RFC 3986 §5.2.4 dot-segment removal plus removal of empty segments, as every AWS service
     /// but S3 expects (botocore's `normalize_url_path`).
-    public static func normalizePath(_ path: String) -> String {
+    package static func normalizePath(_ path: String) -> String {
         if path.isEmpty { return "/" }
         var out: [Substring] = []
         for segment in path.split(separator: "/", omittingEmptySubsequences: true) {

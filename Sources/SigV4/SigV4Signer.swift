@@ -7,8 +7,8 @@ import PlatformSupport
 /// service the path is normalized (dot segments and empty segments removed) and encoded again.
 /// The derived signing key is cached per day, so a warm process pays four HMACs once a day.
 public struct SigV4Signer: Sendable, CustomStringConvertible {
-    public let service: String
-    public let region: String
+    let service: String
+    let region: String
     private var cachedKeyScope: (date: String, secret: String)?
     private var cachedKey: [UInt8] = []
     private var cachedDate: (second: Int64, dateTime: String, day: String)?
@@ -18,7 +18,7 @@ public struct SigV4Signer: Sendable, CustomStringConvertible {
         self.region = region
     }
 
-    public var isS3: Bool { service == "s3" }
+    var isS3: Bool { service == "s3" }
 
     /// Never shows the cached signing key.
     public var description: String { "SigV4Signer(\(service), \(region))" }

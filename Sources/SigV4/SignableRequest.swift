@@ -1,15 +1,15 @@
 /// A request as it will go on the wire, before signing.
 public struct SignableRequest: Sendable {
-    public var method: String
+    var method: String
     /// The Host header value: lowercase host, with `:port` only when it is not the scheme's default.
-    public var host: String
+    var host: String
     /// The path exactly as sent, already percent-encoded (see `SigV4.encodePath`).
-    public var path: String
+    package var path: String
     /// Query parameters, not encoded; the signer encodes and sorts them.
-    public var query: [(name: String, value: String)]
+    var query: [(name: String, value: String)]
     /// Extra headers to send and sign (Content-Type, x-amz-meta-*, If-Match, ...).
-    public var headers: [(name: String, value: String)]
-    public var body: [UInt8]
+    var headers: [(name: String, value: String)]
+    var body: [UInt8]
 
     public init(method: String, host: String, path: String, query: [(name: String, value: String)] = [],
                 headers: [(name: String, value: String)] = [], body: [UInt8] = []) {

@@ -4,8 +4,8 @@
 public struct SignedRequest: Sendable {
     public var headers: [(name: String, value: String)]
     public var queryString: String
-    public var canonicalRequest: String
-    public var stringToSign: String
-    public var signature: String
-    public var authorization: String
+    package var canonicalRequest: String
+    package var stringToSign: String
+    package var signature: String
+    package var authorization: String
 }

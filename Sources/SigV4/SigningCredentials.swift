@@ -1,9 +1,9 @@
 /// The key pair (and, for a role session, the token) a request is signed with. `description`
 /// never shows the secret or the token.
 public struct SigningCredentials: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    public var accessKeyID: String
-    public var secretAccessKey: String
-    public var sessionToken: String?
+    var accessKeyID: String
+    package var secretAccessKey: String
+    package var sessionToken: String?
 
     public init(accessKeyID: String, secretAccessKey: String, sessionToken: String? = nil) {
         self.accessKeyID = accessKeyID
