@@ -11,7 +11,7 @@ public final class EasyHandle {
     private(set) var responseHeaders: [(name: String, value: String)] = []
     private var overflowed = false
     /// Larger responses fail with `.responseTooLarge` instead of growing without bound.
-    public var maxResponseBytes: Int
+    var maxResponseBytes: Int
     /// The limit of the transfer under way: the request's own, else `maxResponseBytes`.
     private var transferLimit: Int
 

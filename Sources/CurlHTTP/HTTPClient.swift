@@ -28,10 +28,10 @@ public final class HTTPClient {
     public func resetCounters() { requestCount = 0; roundCount = 0 }
 
     /// One request.
-    public func send(_ request: HTTPRequest) -> Result<HTTPResponse, HTTPError> { sendAll([request])[0] }
+    package func send(_ request: HTTPRequest) -> Result<HTTPResponse, HTTPError> { sendAll([request])[0] }
 
     /// Runs all requests at once and returns their outcomes in the same order.
-    public func sendAll(_ requests: [HTTPRequest]) -> [Result<HTTPResponse, HTTPError>] {
+    package func sendAll(_ requests: [HTTPRequest]) -> [Result<HTTPResponse, HTTPError>] {
         guard !requests.isEmpty else { return [] }
         requestCount += requests.count
         roundCount += 1
