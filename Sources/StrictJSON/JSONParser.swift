@@ -14,14 +14,14 @@ public struct JSONError: Error, Equatable, Sendable, CustomStringConvertible {
         case trailingData = "data after the JSON value"
     }
     public let reason: Reason
-    public let offset: Int
+    package let offset: Int
     public var description: String { "\(reason.rawValue) at byte \(offset)" }
 }
 
 /// A strict RFC 8259 parser: one value, no comments, no trailing commas, no NaN, valid UTF-8 and
 /// surrogate pairs only, duplicate keys refused, nesting bounded.
 public struct JSONParser {
-    public static let maxDepth = 64
+    package static let maxDepth = 64
 
     public static func parse(_ bytes: [UInt8]) throws(JSONError) -> JSONValue {
         try bytes.withUnsafeBufferPointer { (buf) throws(JSONError) -> JSONValue in
@@ -34,7 +34,7 @@ public struct JSONParser {
         }
     }
 
-    public static func parse(_ text: String) throws(JSONError) -> JSONValue { try parse(Array(text.utf8)) }
+    package static func parse(_ text: String) throws(JSONError) -> JSONValue { try parse(Array(text.utf8)) }
 
     private struct Cursor {
         let buf: UnsafeBufferPointer<UInt8>

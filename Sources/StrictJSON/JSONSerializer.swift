@@ -11,7 +11,7 @@ extension JSONValue {
 
     public func serializedString() -> String { String(decoding: serialized(), as: UTF8.self) }
 
-    public func write(into out: inout [UInt8]) {
+    func write(into out: inout [UInt8]) {
         switch self {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
