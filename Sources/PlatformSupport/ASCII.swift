@@ -3,7 +3,7 @@
 public enum ASCII {
     @inlinable public static func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
     @inlinable public static func isLower(_ b: UInt8) -> Bool { b >= 0x61 && b <= 0x7A }
-    @inlinable public static func isUpper(_ b: UInt8) -> Bool { b >= 0x41 && b <= 0x5A }
+    @inlinable static func isUpper(_ b: UInt8) -> Bool { b >= 0x41 && b <= 0x5A }
     @inlinable public static func isAlphanumeric(_ b: UInt8) -> Bool { isDigit(b) || isLower(b) || isUpper(b) }
     /// `0-9a-f`: the hex this service writes (session ids, hashes, UUIDs).
     @inlinable public static func isLowerHex(_ b: UInt8) -> Bool { isDigit(b) || (b >= 0x61 && b <= 0x66) }
@@ -12,7 +12,7 @@ public enum ASCII {
     /// Printable ASCII, space included (what an HTTP header value may hold here).
     @inlinable public static func isPrintable(_ b: UInt8) -> Bool { b >= 0x20 && b < 0x7F }
     /// Printable ASCII other than space (RFC 5234 `VCHAR`): what a URL in configuration may hold.
-    @inlinable public static func isVisible(_ b: UInt8) -> Bool { b > 0x20 && b < 0x7F }
+    @inlinable package static func isVisible(_ b: UInt8) -> Bool { b > 0x20 && b < 0x7F }
 
     /// The value of a hex digit in either case (`0-9a-fA-F`), nil for any other byte.
     @inlinable public static func hexDigitValue(_ b: UInt8) -> UInt8? {
@@ -23,7 +23,7 @@ public enum ASCII {
     }
 
     /// `A-Z` as `a-z`; every other byte unchanged (UTF-8 continuation bytes included).
-    @inlinable public static func lowercased(_ b: UInt8) -> UInt8 { isUpper(b) ? b + 0x20 : b }
+    @inlinable package static func lowercased(_ b: UInt8) -> UInt8 { isUpper(b) ? b + 0x20 : b }
 
     /// The bytes without `isSpace` bytes at either end, as a slice (nothing copied). The one
     /// trimmer: `String.trimmingASCIISpaces()` and SigV4's header-value rule are built on it.

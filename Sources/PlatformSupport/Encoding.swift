@@ -44,7 +44,7 @@ public enum Base64 {
     private static let padding = UInt8(ascii: "=")
 
     /// Standard alphabet with `=` padding.
-    public static func encode<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
+    package static func encode<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
         encode(Array(bytes), alphabet: standard, pad: true)
     }
 

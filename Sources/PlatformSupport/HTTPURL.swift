@@ -5,7 +5,7 @@
 /// 1–65535. User information (`user@`) is refused: a URL that names a host twice invites two
 /// readers to disagree on which one it means. A query or fragment only where the caller allows it.
 public struct HTTPURL: Sendable, Equatable {
-    public static let maxBytes = 2048
+    package static let maxBytes = 2048
 
     /// `http` or `https`, lowercase.
     public let scheme: String
@@ -15,7 +15,7 @@ public struct HTTPURL: Sendable, Equatable {
     /// As written, "" or starting with `/`; the query and fragment are not part of it.
     public let path: String
 
-    public var isHTTPS: Bool { scheme == "https" }
+    var isHTTPS: Bool { scheme == "https" }
 
     /// Parses `text`, the value of `variable`; a refusal names the variable, never the value.
     public init(_ text: String, variable: String, allowingQueryAndFragment: Bool = false) throws(ConfigurationError) {
@@ -85,7 +85,7 @@ public struct HTTPURL: Sendable, Equatable {
 
     /// `localhost`, `[::1]` or a dotted-quad address in 127.0.0.0/8 (each part 1–3 digits,
     /// at most 255). Nothing that merely starts like one: `127.0.0.1.example.com` is a name.
-    public static func isLoopbackHost(_ host: String) -> Bool {
+    package static func isLoopbackHost(_ host: String) -> Bool {
         if host == "localhost" || host == "[::1]" { return true }
         let parts = host.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         guard parts.count == 4 else { return false }

@@ -14,7 +14,7 @@ public enum ISO8601 {
         return out + "Z"
     }
 
-    public static func format(seconds: Int64) -> String { format(milliseconds: seconds * 1000) }
+    package static func format(seconds: Int64) -> String { format(milliseconds: seconds * 1000) }
 
     /// The compact forms SigV4 uses: `20261122T110950Z` and `20261122`.
     public static func amzDate(milliseconds: Int64) -> (dateTime: String, date: String) {
