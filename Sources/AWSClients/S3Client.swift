@@ -26,7 +26,7 @@ public final class S3Client {
         if !endpoint.pathStyle && bucket.utf8.contains(UInt8(ascii: ".")) { endpoint.pathStyle = true }
         self.endpoint = endpoint
         self.bucketProblem = problem
-        let host = endpoint.pathStyle ? endpoint.host : bucket.lowercased() + "." + endpoint.host
+        let host = endpoint.pathStyle ? endpoint.host : bucket.lowercasedASCII() + "." + endpoint.host
         var hostEndpoint = endpoint
         hostEndpoint.host = host
         pathPrefix = endpoint.basePath + (endpoint.pathStyle ? "/" + SigV4.encodePath(bucket) : "")
@@ -230,7 +230,7 @@ public final class S3Client {
 
     private static func metadata(_ response: HTTPResponse) -> [(String, String)] {
         response.headers.compactMap { h in
-            let lower = h.name.lowercased()
+            let lower = h.name.lowercasedASCII()
             return lower.hasPrefix("x-amz-meta-") ? (String(lower.dropFirst(11)), h.value) : nil
         }
     }

@@ -1,3 +1,5 @@
+import PlatformSupport
+
 /// A request as the layers above build it. Header names are sent as given.
 public struct HTTPRequest: Sendable {
     var method: String
@@ -36,8 +38,8 @@ public struct HTTPResponse: Sendable {
 
     /// First header with this name, compared case-insensitively.
     public func header(_ name: String) -> String? {
-        let wanted = name.lowercased()
-        return headers.first(where: { $0.name.lowercased() == wanted })?.value
+        let wanted = name.lowercasedASCII()
+        return headers.first(where: { $0.name.lowercasedASCII() == wanted })?.value
     }
 
     package var bodyText: String { String(decoding: body, as: UTF8.self) }
