@@ -46,8 +46,8 @@ extension String {
     }
 
     /// `A-Z` as `a-z`, every other character unchanged; the string itself when nothing changes.
-    public func lowercasedASCII() -> String {
-        guard utf8.contains(where: ASCII.isUpper) else { return self }
-        return String(decoding: utf8.map(ASCII.lowercased), as: UTF8.self)
+    @inlinable public func lowercasedASCII() -> String {
+        guard utf8.contains(where: { ASCII.isUpper($0) }) else { return self }
+        return String(decoding: utf8.map { ASCII.lowercased($0) }, as: UTF8.self)
     }
 }

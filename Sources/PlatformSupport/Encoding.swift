@@ -5,13 +5,15 @@ public enum Hex {
     /// Lowercase hex: the one encoder (digests in SigV4, hashes and ids in the account store).
     /// Inlinable so SigV4's signing loop gets it specialized for `[UInt8]`.
     @inlinable public static func encode<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
-        var out = [UInt8]()
-        out.reserveCapacity(bytes.count * 2)
-        for b in bytes {
-            out.append(digits[Int(b >> 4)])
-            out.append(digits[Int(b & 0x0f)])
+        String(unsafeUninitializedCapacity: bytes.count * 2) { out in
+            var i = 0
+            for b in bytes {
+                out[i] = digits[Int(b >> 4)]
+                out[i + 1] = digits[Int(b & 0x0f)]
+                i += 2
+            }
+            return i
         }
-        return String(decoding: out, as: UTF8.self)
     }
 
     public static func decode(_ text: String) -> [UInt8]? {

@@ -75,13 +75,20 @@ public enum SigV4 {
     /// SigV4's header-value rule: the shared ASCII trim (`ASCII.trimmingSpaces`), then every inner
     /// run of whitespace collapsed to one space.
     static func trimAll(bytes value: String.UTF8View) -> [UInt8] {
-        let trimmed = ASCII.trimmingSpaces(value)
+        // Over the contiguous UTF-8 of a native string (the signing loop's hot path); others copy once.
+        if let result = value.withContiguousStorageIfAvailable(trimAll(buffer:)) { return result }
+        return Array(value).withUnsafeBufferPointer(trimAll(buffer:))
+    }
+
+    private static func trimAll(buffer: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        let trimmed = ASCII.trimmingSpaces(buffer)
         let space = UInt8(ascii: " ")
         // Most values need nothing more: no whitespace inside but single spaces.
-        var previousSpace = false
-        let clean = !trimmed.contains { b in
-            defer { previousSpace = b == space }
-            return ASCII.isSpace(b) && (b != space || previousSpace)
+        var clean = true
+        var previous: UInt8 = 0
+        for b in trimmed {
+            if ASCII.isSpace(b) && (b != space || previous == space) { clean = false; break }
+            previous = b
         }
         if clean { return Array(trimmed) }
         var out = [UInt8]()
