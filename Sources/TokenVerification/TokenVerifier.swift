@@ -118,7 +118,7 @@ public final class TokenVerifier {
                                 timeoutMilliseconds: timeout, maxResponseBytes: KeyCachePolicy.maxResponseBytes)
                 }
             },
-            interpret: { i, answer, _ in store(answer, for: providers[i]) },
+            interpret: { i, answer, _ in cacheKeys(from: answer, for: providers[i]) },
             giveUp: { _, lastFailure, _, _ in lastFailure ?? "no time left before the deadline" })
         var succeeded = Set<IdentityProvider>()
         for (p, failure) in zip(providers, failures) {
@@ -130,7 +130,7 @@ public final class TokenVerifier {
 
     /// Reads one JWKS answer into `provider`'s cache: nil when the keys were stored, else what
     /// went wrong, to be retried (connection error, timeout, 429, 5xx) or not.
-    private func store(_ answer: Result<HTTPResponse, HTTPError>, for provider: IdentityProvider) -> RetryVerdict<String?, String> {
+    private func cacheKeys(from answer: Result<HTTPResponse, HTTPError>, for provider: IdentityProvider) -> RetryVerdict<String?, String> {
         let response: HTTPResponse
         switch answer {
         case .failure(let error) where error.kind == .responseTooLarge:
