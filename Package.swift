@@ -15,12 +15,13 @@ let package = Package(
         // libcurl is reached only through this shim, which dlopen()s libcurl.so.4 at start-up:
         // no link-time reference, so no Debian symbol-version tag (see docs/decisions.md).
         .target(name: "CCurlShim", linkerSettings: [.linkedLibrary("dl")]),
-        // OpenSSL's libcrypto (SHA-256, HMAC, RSA verify, CSPRNG), linked normally: its symbol
-        // versions (OPENSSL_3.0.0) are upstream's and the same on Amazon Linux 2023.
+        // OpenSSL's libcrypto (SHA-256, HMAC, RSA verify), linked normally: its symbol versions
+        // (OPENSSL_3.0.0) are upstream's and the same on Amazon Linux 2023. Random bytes come from
+        // the kernel (PlatformSupport.SecureRandom: the stdlib's SystemRandomNumberGenerator, getrandom(2)).
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
         .target(name: "PlatformSupport"),
-        .target(name: "StrictJSON"),
+        .target(name: "StrictJSON", dependencies: ["PlatformSupport"]),
         .target(name: "CryptoPrimitives", dependencies: ["COpenSSL", "PlatformSupport"]),
         .target(name: "CurlHTTP", dependencies: ["CCurlShim", "PlatformSupport"]),
         .target(name: "LambdaRuntime", dependencies: ["CurlHTTP", "StrictJSON", "PlatformSupport"]),

@@ -27,14 +27,14 @@ public struct AWSError: Error, Sendable, CustomStringConvertible {
     public var kind: Kind
     /// The S3/STS error code (`NoSuchBucket`, `SlowDown`, ...), when the answer had one.
     public var code: String?
-    public var message: String
-    public var requestID: String?
+    var message: String
+    var requestID: String?
     /// HTTP status, when there was an answer.
-    public var status: Int?
+    var status: Int?
     /// Requests sent for this operation (1 when there was no retry, 0 when refused before sending).
-    public var attempts: Int
+    package var attempts: Int
 
-    public init(kind: Kind, code: String? = nil, message: String, requestID: String? = nil, status: Int? = nil, attempts: Int = 0) {
+    package init(kind: Kind, code: String? = nil, message: String, requestID: String? = nil, status: Int? = nil, attempts: Int = 0) {
         self.kind = kind
         self.code = code
         self.message = message
@@ -136,7 +136,10 @@ enum ErrorClassifier {
     /// One line, printable, bounded.
     static func sanitize(_ text: String) -> String {
         var out = ""
-        for ch in text.unicodeScalars.prefix(300) { out.unicodeScalars.append(ch.value < 0x20 || ch.value == 0x7f ? " " : ch) }
+        for ch in text.unicodeScalars.prefix(300) {
+            let isASCIIControl = ch.isASCII && !ASCII.isPrintable(UInt8(ch.value))
+            out.unicodeScalars.append(isASCIIControl ? " " : ch)
+        }
         return out
     }
 }

@@ -58,8 +58,8 @@ public enum AWSCallOutcome: Sendable {
 /// each call with the same bounded retries as the single-service methods. This is how a sign-in
 /// reads the account, writes the session and gets credentials in one round.
 public final class AWSBatch {
-    public let s3: S3Client
-    public let sts: STSClient
+    package let s3: S3Client
+    let sts: STSClient
 
     public init(s3: S3Client, sts: STSClient) {
         self.s3 = s3

@@ -2,151 +2,20 @@ import CurlHTTP
 import PlatformSupport
 import SigV4
 
-/// The object-key rule this service holds itself to, checked before any request is sent:
-/// 1–1024 bytes of `A-Z a-z 0-9 . _ - /`, not starting with `/`, no empty segment (`//`) and no
-/// `.` or `..` segment. A trailing `/` is allowed (the `users/{uuid}/` markers). Every key the
-/// contract defines fits (`identities/{provider}/{providerID}` with providerID
-/// `[A-Za-z0-9._-]{1,255}` other than `.`/`..`, and `users/{uuid}/...`); anything else is a bug
-/// or an attack, so it never reaches S3.
-public enum ObjectKeyRule {
-    public static let maxBytes = 1024
-
-    /// Nil when `key` is acceptable, else why not (no key text in the reason).
-    public static func problem(_ key: String) -> String? { check(key, isPrefix: false) }
-
-    /// The same rule for a list prefix, which may also be empty.
-    public static func prefixProblem(_ prefix: String) -> String? { prefix.isEmpty ? nil : check(prefix, isPrefix: true) }
-
-    static func check(_ key: String, isPrefix: Bool) -> String? {
-        let bytes = Array(key.utf8)
-        guard !bytes.isEmpty else { return "object key is empty" }
-        guard bytes.count <= maxBytes else { return "object key is longer than \(maxBytes) bytes" }
-        for b in bytes {
-            switch b {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "/"):
-                continue
-            default:
-                return "object key has a character outside [A-Za-z0-9._/-]"
-            }
-        }
-        guard bytes.first != UInt8(ascii: "/") else { return "object key starts with /" }
-        let segments = key.split(separator: "/", omittingEmptySubsequences: false)
-        for (n, segment) in segments.enumerated() {
-            let isLast = n == segments.count - 1
-            if segment.isEmpty && !isLast { return "object key has an empty segment (//)" }
-            if segment == "." || segment == ".." { return "object key has a . or .. segment" }
-        }
-        _ = isPrefix
-        return nil
-    }
-}
-
-public struct S3Object: Sendable {
-    public var body: [UInt8]
-    /// Exactly as S3 sent it, quotes included: pass it back unchanged to `.ifMatch`.
-    public var etag: String
-    public var contentType: String?
-    /// User metadata (`x-amz-meta-*`), names lowercase without the prefix.
-    public var metadata: [(String, String)]
-    /// `x-amz-version-id` in a versioned bucket; nil when the bucket is not versioned (S3 then
-    /// sends no header, or `null`).
-    public var versionID: String?
-
-    public init(body: [UInt8], etag: String, contentType: String?, metadata: [(String, String)] = [], versionID: String? = nil) {
-        self.body = body
-        self.etag = etag
-        self.contentType = contentType
-        self.metadata = metadata
-        self.versionID = versionID
-    }
-
-    /// The value of one user-metadata entry (name lowercase, without `x-amz-meta-`).
-    public func metadata(_ name: String) -> String? { metadata.first { $0.0 == name }?.1 }
-}
-
-public enum S3PutCondition: Sendable, Equatable {
-    /// Unconditional.
-    case none
-    /// `If-None-Match: *`: create only.
-    case ifNoneMatch
-    /// `If-Match: <etag>`: replace only the version that was read.
-    case ifMatch(String)
-}
-
-public enum S3PutOutcome: Sendable, Equatable {
-    case stored(etag: String)
-    /// The condition did not hold: the key exists (`.ifNoneMatch`), or it changed or is gone (`.ifMatch`).
-    case preconditionFailed
-}
-
-public struct S3Put: Sendable {
-    public var key: String
-    public var body: [UInt8]
-    public var contentType: String
-    public var condition: S3PutCondition
-    /// User metadata: sent as `x-amz-meta-<name>`; names `[a-z0-9-]`, values printable ASCII.
-    public var metadata: [(String, String)]
-    /// Object tags (`x-amz-tagging`), e.g. for a lifecycle rule; keys and values `[A-Za-z0-9._-]`.
-    public var tags: [(String, String)]
-
-    public init(key: String, body: [UInt8], contentType: String, condition: S3PutCondition = .none, metadata: [(String, String)] = [],
-                tags: [(String, String)] = []) {
-        self.key = key
-        self.body = body
-        self.contentType = contentType
-        self.condition = condition
-        self.metadata = metadata
-        self.tags = tags
-    }
-}
-
-/// Which object a DeleteObject may remove.
-public enum S3DeleteCondition: Sendable, Equatable {
-    /// Whatever is there (a delete marker in a versioned bucket).
-    case none
-    /// Exactly this version, permanently (`?versionId=`): a version that is no longer there is
-    /// left alone, so a later object under the same key is never removed by mistake.
-    case version(String)
-    /// `If-Match: <etag>`: only the current object, if it still has this ETag.
-    case ifMatch(String)
-}
-
-public enum S3DeleteOutcome: Sendable, Equatable {
-    /// Deleted, or there was nothing to delete.
-    case deleted
-    /// `.ifMatch`: the current object has another ETag.
-    case preconditionFailed
-}
-
-/// One page of ListObjectsV2.
-public struct S3Listing: Sendable, Equatable {
-    public var keys: [String]
-    /// More keys follow this page.
-    public var isTruncated: Bool
-    public var continuationToken: String?
-
-    public init(keys: [String], isTruncated: Bool, continuationToken: String? = nil) {
-        self.keys = keys
-        self.isTruncated = isTruncated
-        self.continuationToken = continuationToken
-    }
-}
-
 /// S3 object operations on one bucket, signed with the function's credentials. Synchronous; one
 /// per process alongside the one `HTTPClient`. See `SignedTransport` for retries and deadlines.
 public final class S3Client {
-    public let bucket: String
+    let bucket: String
     private let endpoint: AWSEndpoint
     private let transport: SignedTransport
     private let bucketProblem: String?
     /// Prefix for every request path: the endpoint's base path, plus `/bucket` when path-style.
     private let pathPrefix: String
     /// Pages `list` follows at most (1000 keys each).
-    public var maxListPages = 100
+    package var maxListPages = 100
 
     /// Default upper bound for one attempt.
-    public static let defaultRequestTimeoutMilliseconds = 5_000
+    static let defaultRequestTimeoutMilliseconds = 5_000
 
     public init(http: HTTPClient, config: AWSConfig, bucket: String, retry: RetryPolicy = .init()) {
         self.bucket = bucket
@@ -154,10 +23,10 @@ public final class S3Client {
         let problem = S3Client.bucketProblem(bucket)
         // Virtual-hosted addressing needs a DNS label; a bucket with dots would also break the
         // TLS wildcard, so such buckets (and every configured endpoint) go path-style.
-        if !endpoint.pathStyle && bucket.contains(".") { endpoint.pathStyle = true }
+        if !endpoint.pathStyle && bucket.utf8.contains(UInt8(ascii: ".")) { endpoint.pathStyle = true }
         self.endpoint = endpoint
         self.bucketProblem = problem
-        let host = endpoint.pathStyle ? endpoint.host : bucket.lowercased() + "." + endpoint.host
+        let host = endpoint.pathStyle ? endpoint.host : bucket.lowercasedASCII() + "." + endpoint.host
         var hostEndpoint = endpoint
         hostEndpoint.host = host
         pathPrefix = endpoint.basePath + (endpoint.pathStyle ? "/" + SigV4.encodePath(bucket) : "")
@@ -167,23 +36,23 @@ public final class S3Client {
     }
 
     /// Upper bound for one attempt (the deadline usually binds first).
-    public var requestTimeoutMilliseconds: Int {
+    package var requestTimeoutMilliseconds: Int {
         get { transport.requestTimeoutCapMilliseconds }
         set { transport.requestTimeoutCapMilliseconds = newValue }
     }
 
     /// Requests sent by this client so far, retries included.
-    public var attemptsSent: Int { transport.attemptsSent }
+    package var attemptsSent: Int { transport.attemptsSent }
 
     // MARK: GetObject
 
     /// The object, or nil when there is no such key.
-    public func get(_ key: String, deadline: Deadline) throws(AWSError) -> S3Object? {
+    package func get(_ key: String, deadline: Deadline) throws(AWSError) -> S3Object? {
         try getAll([key], deadline: deadline)[0].get()
     }
 
     /// Several GetObjects at once (overlapped on the wire), results in order.
-    public func getAll(_ keys: [String], deadline: Deadline) -> [Result<S3Object?, AWSError>] {
+    package func getAll(_ keys: [String], deadline: Deadline) -> [Result<S3Object?, AWSError>] {
         PreparedCall.run(keys.map(prepareGet), deadline: deadline)
     }
 
@@ -201,7 +70,7 @@ public final class S3Client {
     // MARK: HeadObject
 
     /// ETag, content type and size, or nil when there is no such key.
-    public func head(_ key: String, deadline: Deadline) throws(AWSError) -> (etag: String, contentType: String?, size: Int)? {
+    package func head(_ key: String, deadline: Deadline) throws(AWSError) -> (etag: String, contentType: String?, size: Int)? {
         try run([checkKey(key).map { OperationRequest(method: "HEAD", path: path(for: key), accept: [404]) }], deadline: deadline) {
             response throws(AWSError) -> (etag: String, contentType: String?, size: Int)? in
             // A HEAD answer has no body, so a missing bucket cannot be told from a missing key.
@@ -213,12 +82,12 @@ public final class S3Client {
 
     // MARK: PutObject
 
-    public func put(_ put: S3Put, deadline: Deadline) throws(AWSError) -> S3PutOutcome {
+    package func put(_ put: S3Put, deadline: Deadline) throws(AWSError) -> S3PutOutcome {
         try putAll([put], deadline: deadline)[0].get()
     }
 
     /// Several PutObjects at once (overlapped on the wire), results in order.
-    public func putAll(_ puts: [S3Put], deadline: Deadline) -> [Result<S3PutOutcome, AWSError>] {
+    package func putAll(_ puts: [S3Put], deadline: Deadline) -> [Result<S3PutOutcome, AWSError>] {
         PreparedCall.run(puts.map(preparePut), deadline: deadline)
     }
 
@@ -241,40 +110,11 @@ public final class S3Client {
         }
     }
 
-    static func putRequest(_ put: S3Put, path: String) -> Result<OperationRequest, AWSError> {
-        guard isHeaderValue(put.contentType), !put.contentType.isEmpty else { return .failure(.invalid("content type is not a printable header value")) }
-        var headers: [(name: String, value: String)] = [("Content-Type", put.contentType)]
-        var accept: Set<Int> = []
-        switch put.condition {
-        case .none: break
-        case .ifNoneMatch:
-            headers.append(("If-None-Match", "*"))
-            accept = [412]
-        case .ifMatch(let etag):
-            guard !etag.isEmpty, isHeaderValue(etag) else { return .failure(.invalid("ETag is not a printable header value")) }
-            headers.append(("If-Match", etag))
-            accept = [412, 404]
-        }
-        for (name, value) in put.metadata {
-            guard !name.isEmpty, name.utf8.allSatisfy({ ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 45 }) else {
-                return .failure(.invalid("metadata name must be [a-z0-9-]"))
-            }
-            guard isHeaderValue(value) else { return .failure(.invalid("metadata value is not printable ASCII")) }
-            headers.append(("x-amz-meta-" + name, value))
-        }
-        if !put.tags.isEmpty {
-            let safe: (String) -> Bool = { !$0.isEmpty && $0.utf8.allSatisfy { ASCII.isAlphanumeric($0) || $0 == 45 || $0 == 46 || $0 == 95 } }
-            guard put.tags.allSatisfy({ safe($0.0) && safe($0.1) }) else { return .failure(.invalid("tag keys and values must be [A-Za-z0-9._-]")) }
-            headers.append(("x-amz-tagging", put.tags.map { $0.0 + "=" + $0.1 }.joined(separator: "&")))
-        }
-        return .success(OperationRequest(method: "PUT", path: path, headers: headers, body: put.body, accept: accept))
-    }
-
     // MARK: DeleteObject
 
     /// Deletes the key; deleting a missing key succeeds (S3 answers 204 either way).
     @discardableResult
-    public func delete(_ key: String, condition: S3DeleteCondition = .none, deadline: Deadline) throws(AWSError) -> S3DeleteOutcome {
+    package func delete(_ key: String, condition: S3DeleteCondition = .none, deadline: Deadline) throws(AWSError) -> S3DeleteOutcome {
         try PreparedCall.run([prepareDelete(key, condition: condition)], deadline: deadline)[0].get()
     }
 
@@ -312,7 +152,7 @@ public final class S3Client {
 
     /// Every key under `prefix`, in S3's order, following continuation tokens for at most
     /// `maxListPages` pages (more is `.invalidRequest`: the caller asked for an unbounded listing).
-    public func list(prefix: String, deadline: Deadline, pageSize: Int = 1000) throws(AWSError) -> [String] {
+    package func list(prefix: String, deadline: Deadline, pageSize: Int = 1000) throws(AWSError) -> [String] {
         if let problem = bucketProblem { throw .invalid(problem) }
         if let problem = ObjectKeyRule.prefixProblem(prefix) { throw .invalid("list prefix: " + problem) }
         var keys: [String] = []
@@ -390,22 +230,8 @@ public final class S3Client {
 
     private static func metadata(_ response: HTTPResponse) -> [(String, String)] {
         response.headers.compactMap { h in
-            let lower = h.name.lowercased()
+            let lower = h.name.lowercasedASCII()
             return lower.hasPrefix("x-amz-meta-") ? (String(lower.dropFirst(11)), h.value) : nil
         }
-    }
-
-    static func isHeaderValue(_ s: String) -> Bool { s.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7f } }
-
-    /// S3 bucket naming: 3–63 of `a-z 0-9 . -`, starting and ending with a letter or digit, no
-    /// two periods in a row. Nil when the name is valid.
-    public static func bucketProblem(_ bucket: String) -> String? {
-        let b = Array(bucket.utf8)
-        guard (3...63).contains(b.count),
-              b.allSatisfy({ ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 45 || $0 == 46 }),
-              let first = b.first, let last = b.last, first != 45, first != 46, last != 45, last != 46,
-              !zip(b, b.dropFirst()).contains(where: { $0 == 46 && $1 == 46 })
-        else { return "bucket name is not a valid S3 bucket name" }
-        return nil
     }
 }

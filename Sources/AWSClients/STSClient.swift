@@ -3,14 +3,14 @@ import PlatformSupport
 import SigV4
 
 public struct AssumeRoleRequest: Sendable {
-    public var roleARN: String
-    public var sessionName: String
-    public var durationSeconds: Int
+    package var roleARN: String
+    package var sessionName: String
+    package var durationSeconds: Int
     /// An inline session policy (JSON), narrowing the role's permissions.
-    public var policy: String?
-    public var sourceIdentity: String?
+    package var policy: String?
+    var sourceIdentity: String?
     /// Session tags, in order.
-    public var tags: [(String, String)]
+    package var tags: [(String, String)]
 
     public init(roleARN: String, sessionName: String, durationSeconds: Int, policy: String? = nil, sourceIdentity: String? = nil, tags: [(String, String)] = []) {
         self.roleARN = roleARN
@@ -41,9 +41,12 @@ public struct AssumeRoleRequest: Sendable {
         return nil
     }
 
+    /// `[A-Za-z0-9_=,.@+-]`, STS's alphabet for session names and source identities.
     static func isSessionNameByte(_ b: UInt8) -> Bool {
-        (b >= 65 && b <= 90) || (b >= 97 && b <= 122) || (b >= 48 && b <= 57) || b == 95 || b == 61 || b == 44 || b == 46 || b == 64 || b == 45 || b == 43
+        ASCII.isAlphanumeric(b) || Self.sessionNamePunctuation.contains(b)
     }
+
+    private static let sessionNamePunctuation = Array("_=,.@+-".utf8)
 
     /// The form body, in STS's parameter names.
     var formParameters: [(name: String, value: String)] {
@@ -67,7 +70,7 @@ public struct TemporaryCredentials: Sendable, CustomStringConvertible, CustomDeb
     /// ISO-8601, as STS gives it (`2026-11-22T12:09:50Z`).
     public var expiration: String
 
-    public init(accessKeyID: String, secretAccessKey: String, sessionToken: String, expiration: String) {
+    package init(accessKeyID: String, secretAccessKey: String, sessionToken: String, expiration: String) {
         self.accessKeyID = accessKeyID
         self.secretAccessKey = secretAccessKey
         self.sessionToken = sessionToken
@@ -79,7 +82,7 @@ public struct TemporaryCredentials: Sendable, CustomStringConvertible, CustomDeb
     public var customMirror: Mirror { Mirror(self, children: ["accessKeyID": accessKeyID, "expiration": expiration]) }
 
     /// As credentials for another client (tests use this to act as the user).
-    public var awsCredentials: AWSCredentials { AWSCredentials(accessKeyID: accessKeyID, secretAccessKey: secretAccessKey, sessionToken: sessionToken) }
+    package var awsCredentials: AWSCredentials { AWSCredentials(accessKeyID: accessKeyID, secretAccessKey: secretAccessKey, sessionToken: sessionToken) }
 }
 
 /// STS over the Query API (form POST), signed with the function's credentials.
@@ -87,7 +90,7 @@ public final class STSClient {
     private let transport: SignedTransport
     private let path: String
 
-    public static let defaultRequestTimeoutMilliseconds = 5_000
+    static let defaultRequestTimeoutMilliseconds = 5_000
 
     public init(http: HTTPClient, config: AWSConfig, retry: RetryPolicy = .init()) {
         let endpoint = config.stsEndpoint
@@ -97,12 +100,12 @@ public final class STSClient {
                                     retry: retry, requestTimeoutCapMilliseconds: STSClient.defaultRequestTimeoutMilliseconds)
     }
 
-    public var requestTimeoutMilliseconds: Int {
+    var requestTimeoutMilliseconds: Int {
         get { transport.requestTimeoutCapMilliseconds }
         set { transport.requestTimeoutCapMilliseconds = newValue }
     }
 
-    public var attemptsSent: Int { transport.attemptsSent }
+    package var attemptsSent: Int { transport.attemptsSent }
 
     /// `application/x-www-form-urlencoded` as botocore's query serializer writes it (Python's
     /// `urlencode`: space as `+`, everything outside `A-Za-z0-9_.-~` percent-encoded). Real STS
@@ -112,7 +115,7 @@ public final class STSClient {
         return params.map { plus($0.name) + "=" + plus($0.value) }.joined(separator: "&")
     }
 
-    public func assumeRole(_ r: AssumeRoleRequest, deadline: Deadline) throws(AWSError) -> TemporaryCredentials {
+    package func assumeRole(_ r: AssumeRoleRequest, deadline: Deadline) throws(AWSError) -> TemporaryCredentials {
         try PreparedCall.run([prepareAssumeRole(r)], deadline: deadline)[0].get()
     }
 

@@ -15,10 +15,11 @@ struct OperationRequest {
 }
 
 /// Signs requests for one service at one endpoint host and runs them through the shared
-/// `HTTPClient` with bounded retries: exponential backoff with full jitter, each attempt's timeout
-/// taken from the deadline, no retry once the deadline is too close for one to be useful. A batch
-/// runs overlapped (curl multi); the requests that need a retry go again together, after one
-/// backoff. Single-threaded, like the HTTP client.
+/// `HTTPClient`'s bounded retry loop (`HTTPClient.sendAll(_:retry:…)`): exponential backoff with
+/// full jitter, each attempt re-signed with its timeout taken from the deadline (capped), no
+/// attempt once the deadline is too close for one to be useful. A batch runs overlapped (curl
+/// multi); the requests that need a retry go again together, after one backoff. Single-threaded,
+/// like the HTTP client.
 final class SignedTransport {
     let http: HTTPClient
     let credentials: SigningCredentials
@@ -56,57 +57,30 @@ final class SignedTransport {
 
     /// Sends requests that may belong to different services (S3 and STS) as one overlapped batch
     /// on the shared HTTPClient: each is signed by its own transport, and all share one retry loop
-    /// (the first transport's policy), so a mixed batch costs one network round, not one per service.
+    /// (`HTTPClient.sendAll(_:retry:…)`, with the first transport's policy), so a mixed batch costs
+    /// one network round, not one per service.
     static func sendAll(_ items: [(transport: SignedTransport, request: OperationRequest)], deadline: Deadline) -> [Result<HTTPResponse, AWSError>] {
         guard let lead = items.first?.transport else { return [] }
-        let requests = items.map(\.request)
-        let http = lead.http
-        let retry = lead.retry
-        let minimumAttemptMilliseconds = lead.minimumAttemptMilliseconds
-        var results = [Result<HTTPResponse, AWSError>?](repeating: nil, count: requests.count)
-        var pending = Array(requests.indices)
-        var lastError = [AWSError?](repeating: nil, count: requests.count)
-        let maxAttempts = max(1, retry.maxAttempts)
-        var attempt = 0
-        while !pending.isEmpty {
-            attempt += 1
-            if deadline.remainingMilliseconds < minimumAttemptMilliseconds {
-                for i in pending { results[i] = .failure(exhausted(lastError[i], attempts: attempt - 1, deadlineReached: true)) }
-                break
-            }
-            let now = Clock.nowMilliseconds()
-            let httpRequests = pending.map { i in
-                let transport = items[i].transport
-                transport.attemptsSent += 1
-                return transport.build(requests[i], dateMilliseconds: now, timeout: deadline.requestTimeout(cap: transport.requestTimeoutCapMilliseconds))
-            }
-            let outcomes = http.sendAll(httpRequests)
-            var again: [Int] = []
-            for (k, i) in pending.enumerated() {
-                switch ErrorClassifier.classify(outcomes[k], accept: requests[i].accept) {
-                case .success(let response): results[i] = .success(response)
+        return lead.http.sendAll(
+            items.count, retry: lead.retry, minimumAttemptMilliseconds: lead.minimumAttemptMilliseconds, deadline: deadline,
+            requests: { pending, _ in
+                let now = Clock.nowMilliseconds()
+                return pending.map { i in
+                    let (transport, request) = items[i]
+                    transport.attemptsSent += 1
+                    return transport.build(request, dateMilliseconds: now, timeout: deadline.requestTimeout(cap: transport.requestTimeoutCapMilliseconds))
+                }
+            },
+            interpret: { i, answer, attempt -> RetryVerdict<Result<HTTPResponse, AWSError>, AWSError> in
+                switch ErrorClassifier.classify(answer, accept: items[i].request.accept) {
+                case .success(let response): return .final(.success(response))
                 case .failure(var error):
                     error.attempts = attempt
-                    results[i] = .failure(error)
-                case .retry(let error):
-                    lastError[i] = error
-                    again.append(i)
+                    return .final(.failure(error))
+                case .retry(let error): return .retry(error)
                 }
-            }
-            pending = again
-            guard !pending.isEmpty else { break }
-            if attempt >= maxAttempts {
-                for i in pending { results[i] = .failure(exhausted(lastError[i], attempts: attempt, deadlineReached: false)) }
-                break
-            }
-            let delay = retry.delay(beforeRetry: attempt)
-            if deadline.remainingMilliseconds - Int64(delay) < minimumAttemptMilliseconds {
-                for i in pending { results[i] = .failure(exhausted(lastError[i], attempts: attempt, deadlineReached: true)) }
-                break
-            }
-            Clock.sleep(milliseconds: delay)
-        }
-        return results.map { $0! }
+            },
+            giveUp: { _, lastError, attempts, deadlineReached in .failure(exhausted(lastError, attempts: attempts, deadlineReached: deadlineReached)) })
     }
 
     private static func exhausted(_ last: AWSError?, attempts: Int, deadlineReached: Bool) -> AWSError {

@@ -182,6 +182,7 @@ enum XMLReader {
             return false
         }
 
-        func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0a || c == 0x0d }
+        // XML's `S` production: space, tab, LF, CR (not `\v`/`\f`, which `ASCII.isSpace` also takes).
+        func isSpace(_ c: UInt8) -> Bool { c == UInt8(ascii: " ") || c == UInt8(ascii: "\t") || c == UInt8(ascii: "\n") || c == UInt8(ascii: "\r") }
     }
 }

@@ -91,20 +91,10 @@ public final class AccountService {
 
     /// Display name: the event's fullName, else the token's name, else the email's local part.
     func displayName(_ identity: VerifiedIdentity, _ fullName: String?) -> String {
-        if let n = fullName?.trimmingSpaces(), !n.isEmpty { return n }
-        if let n = identity.name?.trimmingSpaces(), !n.isEmpty { return n }
+        if let n = fullName?.trimmingASCIISpaces(), !n.isEmpty { return n }
+        if let n = identity.name?.trimmingASCIISpaces(), !n.isEmpty { return n }
         if let e = identity.email, let at = e.firstIndex(of: "@"), at > e.startIndex { return String(e[..<at]) }
         return "User"
     }
 }
 
-extension String {
-    /// Without ASCII spaces, tabs and line breaks at either end (ASCII only: Unicode properties
-    /// would link the stdlib's property tables into the bootstrap).
-    func trimmingSpaces() -> String {
-        var bytes = Substring(self).utf8[...]
-        while let f = bytes.first, ASCII.isSpace(f) { bytes = bytes.dropFirst() }
-        while let l = bytes.last, ASCII.isSpace(l) { bytes = bytes.dropLast() }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-}

@@ -33,10 +33,7 @@ struct ServiceConfiguration: Sendable {
         let ttl = try seconds("REFRESH_TOKEN_TTL_SECONDS", default: 2_592_000, range: 300...31_536_000)
         let recent = try seconds("RECENT_AUTH_SECONDS", default: 600, range: 0...86_400)
         let grace = try seconds("REFRESH_REUSE_GRACE_SECONDS", default: 30, range: 0...300)
-        let aws: AWSConfig
-        do throws(AWSConfigError) { aws = try AWSConfig.from(environment: env) } catch {
-            throw ConfigurationError(variable: "AWS", message: error.message) // TEMPORARY until AWSConfig throws ConfigurationError
-        }
+        let aws = try AWSConfig.from(environment: env)
         let verifier = try VerifierConfiguration.from(environment: env)
         let settings = AccountSettings(bucket: bucket, region: aws.region, userRoleARN: role, credentialsDurationSeconds: Int(duration),
                                        refreshTokenTTLSeconds: ttl, recentAuthSeconds: recent, refreshReuseGraceSeconds: grace)

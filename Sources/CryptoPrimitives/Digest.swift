@@ -1,9 +1,9 @@
-import COpenSSL
+internal import COpenSSL
 import PlatformSupport
 
 /// SHA-256 and HMAC-SHA256 through libcrypto's one-shot calls.
 public enum SHA256 {
-    public static let byteCount = 32
+    static let byteCount = 32
 
     /// The algorithm object is fetched once: an implicit fetch per call costs a lock and a lookup.
     nonisolated(unsafe) static let md: OpaquePointer = EVP_MD_fetch(nil, "SHA256", nil)!
@@ -12,7 +12,7 @@ public enum SHA256 {
         data.withUnsafeBytes { hash(bytes: $0) }
     }
 
-    public static func hash(bytes input: UnsafeRawBufferPointer) -> [UInt8] {
+    static func hash(bytes input: UnsafeRawBufferPointer) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: byteCount)
         var length: UInt32 = 0
         out.withUnsafeMutableBytes { output in

@@ -1,4 +1,4 @@
-import COpenSSL
+internal import COpenSSL
 
 /// An RSA public key held by libcrypto, built from a JWK's big-endian modulus and exponent.
 /// One owner (this object) frees the EVP_PKEY and its verification context; keys are immutable
@@ -71,10 +71,10 @@ public final class RSAPublicKey {
     }
 
     /// The modulus length in bytes: the only accepted signature length.
-    public var signatureByteCount: Int { (bits + 7) / 8 }
+    package var signatureByteCount: Int { (bits + 7) / 8 }
 
     /// RSASSA-PKCS1-v1_5 with SHA-256 (JWS "RS256").
-    public func verifyPKCS1SHA256(signature: [UInt8], message: [UInt8]) -> Bool {
+    package func verifyPKCS1SHA256(signature: [UInt8], message: [UInt8]) -> Bool {
         guard signature.count == signatureByteCount else { return false }
         return verifyPKCS1SHA256(signature: signature, digest: SHA256.hash(message))
     }
@@ -88,7 +88,7 @@ public final class RSAPublicKey {
     /// RSASSA-PKCS1-v1_5 over a precomputed SHA-256 digest. libcrypto re-encodes the expected
     /// `EMSA-PKCS1-v1_5` block and compares it whole (RFC 8017 §8.2.2), so alternative paddings
     /// and DigestInfo encodings (BER, missing NULL) are refused.
-    public func verifyPKCS1SHA256(signature: [UInt8], digest: [UInt8]) -> Bool {
+    package func verifyPKCS1SHA256(signature: [UInt8], digest: [UInt8]) -> Bool {
         // A signature must be exactly the modulus length (RFC 8017 §8.2.2 step 1).
         guard signature.count == signatureByteCount, digest.count == SHA256.byteCount else { return false }
         let ok = signature.withUnsafeBufferPointer { sig in

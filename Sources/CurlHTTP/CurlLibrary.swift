@@ -1,11 +1,11 @@
-import CCurlShim
+internal import CCurlShim
 
 /// Loads libcurl once per process (see CCurlShim). Every handle constructor calls `ensureLoaded`.
 public enum CurlLibrary {
     nonisolated(unsafe) private static var loadError: String??
 
     /// Loads libcurl if needed; throws with the loader's message when it cannot be had.
-    public static func ensureLoaded() throws(HTTPError) {
+    static func ensureLoaded() throws(HTTPError) {
         if loadError == nil {
             // Happens on the single start-up thread before any handle exists.
             loadError = .some(ccurl_load().map { String(cString: $0) })

@@ -1,4 +1,5 @@
-import CCurlShim
+internal import CCurlShim
+import PlatformSupport
 
 /// One libcurl easy handle and the state of its current transfer. The handle has exactly one
 /// owner (this object); libcurl's callbacks are bridged once, in `prepare`, with `self` as the
@@ -11,7 +12,7 @@ public final class EasyHandle {
     private(set) var responseHeaders: [(name: String, value: String)] = []
     private var overflowed = false
     /// Larger responses fail with `.responseTooLarge` instead of growing without bound.
-    public var maxResponseBytes: Int
+    var maxResponseBytes: Int
     /// The limit of the transfer under way: the request's own, else `maxResponseBytes`.
     private var transferLimit: Int
 
@@ -63,7 +64,7 @@ public final class EasyHandle {
         var list: UnsafeMutablePointer<curl_slist>?
         var hasContentType = false
         for (name, value) in request.headers {
-            if name.lowercased() == "content-type" { hasContentType = true }
+            if name.lowercasedASCII() == "content-type" { hasContentType = true }
             // "Name:" with an empty value would remove the header; "Name;" sends it empty.
             list = ccurl_slist_append(list, value.isEmpty ? "\(name);" : "\(name): \(value)")
         }
@@ -121,7 +122,7 @@ public final class EasyHandle {
 
     fileprivate func append(headerLine data: UnsafeRawBufferPointer) {
         var line = Array(data)
-        while let last = line.last, last == 0x0a || last == 0x0d { line.removeLast() }
+        while let last = line.last, last == UInt8(ascii: "\n") || last == UInt8(ascii: "\r") { line.removeLast() }
         if line.starts(with: Array("HTTP/".utf8)) {
             // A new status line (after 100 Continue or a redirect): earlier headers are not this answer's.
             responseHeaders.removeAll(keepingCapacity: true)
@@ -130,7 +131,8 @@ public final class EasyHandle {
         guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return }
         let name = String(decoding: line[..<colon], as: UTF8.self)
         var valueStart = colon + 1
-        while valueStart < line.count, line[valueStart] == 0x20 || line[valueStart] == 0x09 { valueStart += 1 }
+        // HTTP's optional whitespace before a value: spaces and tabs (RFC 9110 §5.6.3).
+        while valueStart < line.count, line[valueStart] == UInt8(ascii: " ") || line[valueStart] == UInt8(ascii: "\t") { valueStart += 1 }
         responseHeaders.append((name, String(decoding: line[valueStart...], as: UTF8.self)))
     }
 }

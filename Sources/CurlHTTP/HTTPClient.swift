@@ -1,4 +1,4 @@
-import CCurlShim
+internal import CCurlShim
 
 /// Sends requests through one curl multi handle, so all of them share one connection pool that
 /// lives as long as the client (a warm Lambda keeps its connections to S3, STS and the JWKS
@@ -7,9 +7,10 @@ import CCurlShim
 public final class HTTPClient {
     private let multi: UnsafeMutableRawPointer
     private var idle: [EasyHandle] = []
-    /// Requests and bytes sent, for the benchmark's request counts.
+    /// Requests sent (each retry counts again), for the tests' and the benchmark's request counts.
     public private(set) var requestCount = 0
-    /// Sequential network rounds (a batch of overlapping requests counts once).
+    /// Sequential network rounds (a batch of overlapping requests counts once; each retry round
+    /// counts again).
     public private(set) var roundCount = 0
 
     public init() throws(HTTPError) {
@@ -27,10 +28,10 @@ public final class HTTPClient {
     public func resetCounters() { requestCount = 0; roundCount = 0 }
 
     /// One request.
-    public func send(_ request: HTTPRequest) -> Result<HTTPResponse, HTTPError> { sendAll([request])[0] }
+    package func send(_ request: HTTPRequest) -> Result<HTTPResponse, HTTPError> { sendAll([request])[0] }
 
     /// Runs all requests at once and returns their outcomes in the same order.
-    public func sendAll(_ requests: [HTTPRequest]) -> [Result<HTTPResponse, HTTPError>] {
+    package func sendAll(_ requests: [HTTPRequest]) -> [Result<HTTPResponse, HTTPError>] {
         guard !requests.isEmpty else { return [] }
         requestCount += requests.count
         roundCount += 1

@@ -1,14 +1,16 @@
+import PlatformSupport
+
 /// A request as the layers above build it. Header names are sent as given.
 public struct HTTPRequest: Sendable {
-    public var method: String
-    public var url: String
-    public var headers: [(name: String, value: String)]
-    public var body: [UInt8]
+    var method: String
+    var url: String
+    var headers: [(name: String, value: String)]
+    var body: [UInt8]
     /// Whole-transfer limit in milliseconds; 0 means none (the Runtime API's long poll).
-    public var timeoutMilliseconds: Int
+    var timeoutMilliseconds: Int
     /// A larger response body is cut off while it arrives and fails with `.responseTooLarge`;
     /// nil keeps the handle's own limit.
-    public var maxResponseBytes: Int?
+    var maxResponseBytes: Int?
 
     public init(method: String = "GET", url: String, headers: [(name: String, value: String)] = [], body: [UInt8] = [],
                 timeoutMilliseconds: Int = 10_000, maxResponseBytes: Int? = nil)
@@ -28,7 +30,7 @@ public struct HTTPResponse: Sendable {
     public var headers: [(name: String, value: String)]
     public var body: [UInt8]
 
-    public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
+    package init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
         self.status = status
         self.headers = headers
         self.body = body
@@ -36,11 +38,11 @@ public struct HTTPResponse: Sendable {
 
     /// First header with this name, compared case-insensitively.
     public func header(_ name: String) -> String? {
-        let wanted = name.lowercased()
-        return headers.first(where: { $0.name.lowercased() == wanted })?.value
+        let wanted = name.lowercasedASCII()
+        return headers.first(where: { $0.name.lowercasedASCII() == wanted })?.value
     }
 
-    public var bodyText: String { String(decoding: body, as: UTF8.self) }
+    package var bodyText: String { String(decoding: body, as: UTF8.self) }
 }
 
 /// A transfer that produced no HTTP answer.
@@ -58,7 +60,7 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
     /// libcurl's text for the error (never includes request headers or bodies).
     public let message: String
 
-    public init(kind: Kind, message: String) {
+    package init(kind: Kind, message: String) {
         self.kind = kind
         self.message = message
     }

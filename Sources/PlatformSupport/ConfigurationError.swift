@@ -2,8 +2,8 @@
 /// value, which may be a secret). Every module that reads configuration throws this one shape;
 /// the service reports it to the Runtime API's init-error endpoint.
 public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
-    public let variable: String
-    public let message: String
+    package let variable: String
+    package let message: String
 
     public init(variable: String, message: String) {
         self.variable = variable

@@ -1,16 +1,19 @@
 /// Hex and base64 encodings over byte arrays, strict where input comes from outside.
 public enum Hex {
-    private static let digits = Array("0123456789abcdef".utf8)
+    @usableFromInline static let digits = Array("0123456789abcdef".utf8)
 
-    /// Lowercase hex.
-    public static func encode<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
-        var out = [UInt8]()
-        out.reserveCapacity(bytes.count * 2)
-        for b in bytes {
-            out.append(digits[Int(b >> 4)])
-            out.append(digits[Int(b & 0x0f)])
+    /// Lowercase hex: the one encoder (digests in SigV4, hashes and ids in the account store).
+    /// Inlinable so SigV4's signing loop gets it specialized for `[UInt8]`.
+    @inlinable public static func encode<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
+        String(unsafeUninitializedCapacity: bytes.count * 2) { out in
+            var i = 0
+            for b in bytes {
+                out[i] = digits[Int(b >> 4)]
+                out[i + 1] = digits[Int(b & 0x0f)]
+                i += 2
+            }
+            return i
         }
-        return String(decoding: out, as: UTF8.self)
     }
 
     public static func decode(_ text: String) -> [UInt8]? {
@@ -20,20 +23,11 @@ public enum Hex {
         out.reserveCapacity(chars.count / 2)
         var i = 0
         while i < chars.count {
-            guard let hi = nibble(chars[i]), let lo = nibble(chars[i + 1]) else { return nil }
+            guard let hi = ASCII.hexDigitValue(chars[i]), let lo = ASCII.hexDigitValue(chars[i + 1]) else { return nil }
             out.append(hi << 4 | lo)
             i += 2
         }
         return out
-    }
-
-    private static func nibble(_ c: UInt8) -> UInt8? {
-        switch c {
-        case 48...57: return c - 48
-        case 97...102: return c - 87
-        case 65...70: return c - 55
-        default: return nil
-        }
     }
 }
 
@@ -49,9 +43,10 @@ public enum UUIDText {
 public enum Base64 {
     private static let standard = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
     private static let urlSafe = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+    private static let padding = UInt8(ascii: "=")
 
     /// Standard alphabet with `=` padding.
-    public static func encode<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
+    package static func encode<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
         encode(Array(bytes), alphabet: standard, pad: true)
     }
 
@@ -81,24 +76,24 @@ public enum Base64 {
         if rest == 1 {
             let n = UInt32(b[i]) << 16
             out += [alphabet[Int(n >> 18 & 63)], alphabet[Int(n >> 12 & 63)]]
-            if pad { out += [61, 61] }
+            if pad { out += [padding, padding] }
         } else if rest == 2 {
             let n = UInt32(b[i]) << 16 | UInt32(b[i + 1]) << 8
             out += [alphabet[Int(n >> 18 & 63)], alphabet[Int(n >> 12 & 63)], alphabet[Int(n >> 6 & 63)]]
-            if pad { out.append(61) }
+            if pad { out.append(padding) }
         }
         return String(decoding: out, as: UTF8.self)
     }
 
     private static func value(_ c: UInt8, urlSafe: Bool) -> UInt32? {
         switch c {
-        case 65...90: return UInt32(c - 65)
-        case 97...122: return UInt32(c - 71)
-        case 48...57: return UInt32(c + 4)
-        case 45 where urlSafe: return 62
-        case 95 where urlSafe: return 63
-        case 43 where !urlSafe: return 62
-        case 47 where !urlSafe: return 63
+        case _ where ASCII.isUpper(c): return UInt32(c - UInt8(ascii: "A"))
+        case _ where ASCII.isLower(c): return UInt32(c - UInt8(ascii: "a")) + 26
+        case _ where ASCII.isDigit(c): return UInt32(c - UInt8(ascii: "0")) + 52
+        case UInt8(ascii: "-") where urlSafe: return 62
+        case UInt8(ascii: "_") where urlSafe: return 63
+        case UInt8(ascii: "+") where !urlSafe: return 62
+        case UInt8(ascii: "/") where !urlSafe: return 63
         default: return nil
         }
     }
@@ -107,8 +102,8 @@ public enum Base64 {
         var chars = input[...]
         if padded {
             guard chars.count % 4 == 0 else { return nil }
-            if chars.last == 61 { chars = chars.dropLast() }
-            if chars.last == 61 { chars = chars.dropLast() }
+            if chars.last == padding { chars = chars.dropLast() }
+            if chars.last == padding { chars = chars.dropLast() }
         }
         guard chars.count % 4 != 1 else { return nil }
         var out = [UInt8]()

@@ -11,6 +11,8 @@ import Glibc
 /// nothing in libm: Float squares are exact in Double and cannot overflow or underflow there, so
 /// one rounded sum and `squareRoot()` (an instruction) give the Float result.
 /// `scripts/bench.d/10-runtime` prints the newest GLIBC version the bootstrap needs.
+/// Public although no Swift module calls it: its user is the standard library, through the C
+/// symbol, which must stay a global definition the static linker can bind to.
 @_cdecl("hypotf")
 public func _platformSupportHypotf(_ x: Float, _ y: Float) -> Float {
     if x.isInfinite || y.isInfinite { return .infinity } // IEEE 754: even when the other is NaN

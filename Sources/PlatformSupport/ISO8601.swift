@@ -14,7 +14,7 @@ public enum ISO8601 {
         return out + "Z"
     }
 
-    public static func format(seconds: Int64) -> String { format(milliseconds: seconds * 1000) }
+    package static func format(seconds: Int64) -> String { format(milliseconds: seconds * 1000) }
 
     /// The compact forms SigV4 uses: `20261122T110950Z` and `20261122`.
     public static func amzDate(milliseconds: Int64) -> (dateTime: String, date: String) {
@@ -31,22 +31,23 @@ public enum ISO8601 {
             guard from + count <= b.count else { return nil }
             var v = 0
             for i in from..<(from + count) {
-                guard b[i] >= 48 && b[i] <= 57 else { return nil }
-                v = v * 10 + Int(b[i] - 48)
+                guard ASCII.isDigit(b[i]) else { return nil }
+                v = v * 10 + Int(b[i] - UInt8(ascii: "0"))
             }
             return v
         }
-        guard b.count >= 20, let y = num(0, 4), b[4] == 45, let mo = num(5, 2), b[7] == 45, let d = num(8, 2),
-              b[10] == 84 || b[10] == 116, let h = num(11, 2), b[13] == 58, let mi = num(14, 2), b[16] == 58,
+        let dash = UInt8(ascii: "-"), colon = UInt8(ascii: ":"), plus = UInt8(ascii: "+")
+        guard b.count >= 20, let y = num(0, 4), b[4] == dash, let mo = num(5, 2), b[7] == dash, let d = num(8, 2),
+              ASCII.lowercased(b[10]) == UInt8(ascii: "t"), let h = num(11, 2), b[13] == colon, let mi = num(14, 2), b[16] == colon,
               let s = num(17, 2), (1...12).contains(mo), (1...31).contains(d), h < 24, mi < 60, s < 61
         else { return nil }
         var i = 19
         var millis = 0
-        if i < b.count && b[i] == 46 {
+        if i < b.count && b[i] == UInt8(ascii: ".") {
             i += 1
             var digits = 0
-            while i < b.count, b[i] >= 48, b[i] <= 57 {
-                if digits < 3 { millis = millis * 10 + Int(b[i] - 48) }
+            while i < b.count, ASCII.isDigit(b[i]) {
+                if digits < 3 { millis = millis * 10 + Int(b[i] - UInt8(ascii: "0")) }
                 digits += 1; i += 1
             }
             guard digits > 0 else { return nil }
@@ -56,11 +57,11 @@ public enum ISO8601 {
         }
         var offset = 0
         guard i < b.count else { return nil }
-        if b[i] == 90 || b[i] == 122 {
+        if ASCII.lowercased(b[i]) == UInt8(ascii: "z") {
             i += 1
-        } else if b[i] == 43 || b[i] == 45, let oh = num(i + 1, 2), i + 3 < b.count, b[i + 3] == 58, let om = num(i + 4, 2),
+        } else if b[i] == plus || b[i] == dash, let oh = num(i + 1, 2), i + 3 < b.count, b[i + 3] == colon, let om = num(i + 4, 2),
                   oh < 24, om < 60 {
-            offset = (oh * 60 + om) * 60 * (b[i] == 43 ? 1 : -1)
+            offset = (oh * 60 + om) * 60 * (b[i] == plus ? 1 : -1)
             i += 6
         } else { return nil }
         guard i == b.count, d <= daysInMonth(Int64(y), mo) else { return nil } // no Feb 30, no Feb 29 of 2100

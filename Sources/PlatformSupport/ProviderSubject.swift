@@ -2,7 +2,7 @@
 /// `.` nor `..`. Token verification refuses any other `sub`, and the account store relies on the
 /// same rule to use it as an S3 key segment (`identities/{provider}/{sub}`): one rule, one place.
 public enum ProviderSubject {
-    public static let maxBytes = 255
+    static let maxBytes = 255
 
     public static func isValid(_ sub: String) -> Bool {
         let utf8 = sub.utf8

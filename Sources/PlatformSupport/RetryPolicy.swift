@@ -4,8 +4,8 @@
 /// Backoff and Jitter"): attempt n waits a uniform random time in [0, min(cap, base·2ⁿ)].
 public struct RetryPolicy: Sendable {
     public var maxAttempts: Int
-    public var baseDelayMilliseconds: Int
-    public var maxDelayMilliseconds: Int
+    var baseDelayMilliseconds: Int
+    var maxDelayMilliseconds: Int
 
     public init(maxAttempts: Int = 3, baseDelayMilliseconds: Int = 50, maxDelayMilliseconds: Int = 1_000) {
         self.maxAttempts = maxAttempts
@@ -26,12 +26,12 @@ public struct RetryPolicy: Sendable {
 /// writing the answer. Requests take their timeouts from it; retries stop when it runs out.
 public struct Deadline: Sendable {
     /// Wall-clock milliseconds since the epoch (Lambda's `Lambda-Runtime-Deadline-Ms`).
-    public let epochMilliseconds: Int64
+    let epochMilliseconds: Int64
 
     public init(epochMilliseconds: Int64) { self.epochMilliseconds = epochMilliseconds }
 
     public static func after(milliseconds: Int64) -> Deadline { Deadline(epochMilliseconds: Clock.nowMilliseconds() + milliseconds) }
-    public static var none: Deadline { Deadline(epochMilliseconds: Int64.max / 2) }
+    package static var none: Deadline { Deadline(epochMilliseconds: Int64.max / 2) }
 
     public var remainingMilliseconds: Int64 { epochMilliseconds - Clock.nowMilliseconds() }
 

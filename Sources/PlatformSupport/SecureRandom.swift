@@ -20,14 +20,14 @@ public enum SecureRandom {
     }
 
     /// Uniform in 0..<upperBound.
-    public static func uniform(_ upperBound: UInt64) -> UInt64 {
+    package static func uniform(_ upperBound: UInt64) -> UInt64 {
         precondition(upperBound > 0)
         var g = SystemRandomNumberGenerator()
         return UInt64.random(in: 0..<upperBound, using: &g)
     }
 
     /// A lowercase RFC 4122 version-4 UUID ("6f1c…-4…-[89ab]…").
-    public static func uuidV4() -> String {
+    package static func uuidV4() -> String {
         var b = bytes(16)
         b[6] = (b[6] & 0x0f) | 0x40
         b[8] = (b[8] & 0x3f) | 0x80

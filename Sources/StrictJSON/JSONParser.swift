@@ -1,3 +1,5 @@
+import PlatformSupport
+
 /// Why a document was refused. The offset is a byte index, safe to report (it echoes no content).
 public struct JSONError: Error, Equatable, Sendable, CustomStringConvertible {
     public enum Reason: String, Sendable {
@@ -12,14 +14,14 @@ public struct JSONError: Error, Equatable, Sendable, CustomStringConvertible {
         case trailingData = "data after the JSON value"
     }
     public let reason: Reason
-    public let offset: Int
+    package let offset: Int
     public var description: String { "\(reason.rawValue) at byte \(offset)" }
 }
 
 /// A strict RFC 8259 parser: one value, no comments, no trailing commas, no NaN, valid UTF-8 and
 /// surrogate pairs only, duplicate keys refused, nesting bounded.
 public struct JSONParser {
-    public static let maxDepth = 64
+    package static let maxDepth = 64
 
     public static func parse(_ bytes: [UInt8]) throws(JSONError) -> JSONValue {
         try bytes.withUnsafeBufferPointer { (buf) throws(JSONError) -> JSONValue in
@@ -32,7 +34,7 @@ public struct JSONParser {
         }
     }
 
-    public static func parse(_ text: String) throws(JSONError) -> JSONValue { try parse(Array(text.utf8)) }
+    package static func parse(_ text: String) throws(JSONError) -> JSONValue { try parse(Array(text.utf8)) }
 
     private struct Cursor {
         let buf: UnsafeBufferPointer<UInt8>
@@ -40,8 +42,10 @@ public struct JSONParser {
 
         func fail(_ r: JSONError.Reason) -> JSONError { JSONError(reason: r, offset: i) }
 
+        /// RFC 8259's four whitespace bytes (not `\v` or `\f`, which `ASCII.isSpace` also takes).
         mutating func skipWhitespace() {
-            while i < buf.count, buf[i] == 0x20 || buf[i] == 0x0a || buf[i] == 0x0d || buf[i] == 0x09 { i += 1 }
+            while i < buf.count, buf[i] == UInt8(ascii: " ") || buf[i] == UInt8(ascii: "\n") || buf[i] == UInt8(ascii: "\r")
+                || buf[i] == UInt8(ascii: "\t") { i += 1 }
         }
 
         mutating func literal(_ word: StaticString, _ v: JSONValue) throws(JSONError) -> JSONValue {
@@ -115,7 +119,7 @@ public struct JSONParser {
 
         mutating func number() throws(JSONError) -> JSONValue {
             let start = i
-            func isDigit(_ c: UInt8) -> Bool { c >= 48 && c <= 57 }
+            let isDigit = ASCII.isDigit
             if buf[i] == UInt8(ascii: "-") { i += 1 }
             guard i < buf.count, isDigit(buf[i]) else { throw fail(.invalidNumber) }
             if buf[i] == UInt8(ascii: "0") {
@@ -142,15 +146,8 @@ public struct JSONParser {
             guard i + 4 <= buf.count else { throw fail(.unexpectedEnd) }
             var v: UInt32 = 0
             for _ in 0..<4 {
-                let c = buf[i]
-                let d: UInt32
-                switch c {
-                case 48...57: d = UInt32(c - 48)
-                case 97...102: d = UInt32(c - 87)
-                case 65...70: d = UInt32(c - 55)
-                default: throw fail(.invalidEscape)
-                }
-                v = v << 4 | d
+                guard let d = ASCII.hexDigitValue(buf[i]) else { throw fail(.invalidEscape) }
+                v = v << 4 | UInt32(d)
                 i += 1
             }
             return v
@@ -168,7 +165,7 @@ public struct JSONParser {
                     i += 1
                     break
                 }
-                if c < 0x20 { throw fail(.invalidString) }
+                if c < UInt8(ascii: " ") { throw fail(.invalidString) } // control characters must be escaped
                 if c == UInt8(ascii: "\\") {
                     out.append(contentsOf: UnsafeBufferPointer(rebasing: buf[runStart..<i]))
                     i += 1
@@ -176,14 +173,12 @@ public struct JSONParser {
                     let e = buf[i]
                     i += 1
                     switch e {
-                    case UInt8(ascii: "\""): out.append(0x22)
-                    case UInt8(ascii: "\\"): out.append(0x5c)
-                    case UInt8(ascii: "/"): out.append(0x2f)
-                    case UInt8(ascii: "b"): out.append(0x08)
-                    case UInt8(ascii: "f"): out.append(0x0c)
-                    case UInt8(ascii: "n"): out.append(0x0a)
-                    case UInt8(ascii: "r"): out.append(0x0d)
-                    case UInt8(ascii: "t"): out.append(0x09)
+                    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(e)
+                    case UInt8(ascii: "b"): out.append(0x08) // backspace
+                    case UInt8(ascii: "f"): out.append(0x0C) // form feed
+                    case UInt8(ascii: "n"): out.append(UInt8(ascii: "\n"))
+                    case UInt8(ascii: "r"): out.append(UInt8(ascii: "\r"))
+                    case UInt8(ascii: "t"): out.append(UInt8(ascii: "\t"))
                     case UInt8(ascii: "u"):
                         var scalar = try hex4()
                         if (0xD800...0xDBFF).contains(scalar) {

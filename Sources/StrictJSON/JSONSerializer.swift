@@ -1,3 +1,5 @@
+import PlatformSupport
+
 /// Compact JSON output. Strings are escaped per RFC 8259 (and `/` is left alone).
 extension JSONValue {
     public func serialized() -> [UInt8] {
@@ -9,7 +11,7 @@ extension JSONValue {
 
     public func serializedString() -> String { String(decoding: serialized(), as: UTF8.self) }
 
-    public func write(into out: inout [UInt8]) {
+    func write(into out: inout [UInt8]) {
         switch self {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
@@ -34,19 +36,19 @@ extension JSONValue {
         }
     }
 
-    private static let hexDigits = Array("0123456789abcdef".utf8)
-
     static func writeString(_ s: String, into out: inout [UInt8]) {
+        let backslash = UInt8(ascii: "\\")
         out.append(UInt8(ascii: "\""))
         for b in s.utf8 {
             switch b {
-            case 0x22: out += [0x5c, 0x22]
-            case 0x5c: out += [0x5c, 0x5c]
-            case 0x0a: out += [0x5c, UInt8(ascii: "n")]
-            case 0x0d: out += [0x5c, UInt8(ascii: "r")]
-            case 0x09: out += [0x5c, UInt8(ascii: "t")]
-            case 0..<0x20:
-                out += [0x5c, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hexDigits[Int(b >> 4)], hexDigits[Int(b & 15)]]
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): out += [backslash, b]
+            case UInt8(ascii: "\n"): out += [backslash, UInt8(ascii: "n")]
+            case UInt8(ascii: "\r"): out += [backslash, UInt8(ascii: "r")]
+            case UInt8(ascii: "\t"): out += [backslash, UInt8(ascii: "t")]
+            case _ where b < UInt8(ascii: " "):
+                // Any other control character as `\u00xx` (RFC 8259 §7).
+                out += [backslash, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")]
+                out += Hex.encode(CollectionOfOne(b)).utf8
             default: out.append(b)
             }
         }

@@ -28,7 +28,7 @@ public enum JSONValue: Equatable, Sendable {
         return Int64(d)
     }
 
-    public var doubleValue: Double? {
+    package var doubleValue: Double? {
         guard case .number(let text) = self else { return nil }
         return Double(text)
     }
@@ -40,7 +40,7 @@ public enum JSONValue: Equatable, Sendable {
 /// Keys are compared by their UTF-8 bytes (RFC 8259 §8.3), not by Swift's `==`, which treats
 /// canonically equivalent strings ("é" and "e" + U+0301, "K" and KELVIN SIGN) as equal.
 public struct JSONObject: Equatable, Sendable, Sequence {
-    public private(set) var members: [(key: String, value: JSONValue)]
+    private(set) var members: [(key: String, value: JSONValue)]
 
     public init() { members = [] }
 
@@ -50,8 +50,8 @@ public struct JSONObject: Equatable, Sendable, Sequence {
         for (k, v) in members { self[k] = v }
     }
 
-    public var count: Int { members.count }
-    public var keys: [String] { members.map(\.key) }
+    package var count: Int { members.count }
+    package var keys: [String] { members.map(\.key) }
 
     public subscript(key: String) -> JSONValue? {
         get { members.first(where: { JSONObject.sameKey($0.key, key) })?.value }

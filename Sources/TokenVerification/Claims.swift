@@ -2,10 +2,10 @@ import CryptoPrimitives
 import PlatformSupport
 import StrictJSON
 
-/// The provider rules over a verified token's claims (CONTRACT.md, "Configuration"; issue 4).
+/// The provider rules over a verified token's claims (docs/API.md: INVALID_TOKEN, TOKEN_EXPIRED; issue 4).
 /// Order: who issued it and for whom (iss, aud, azp), then when (exp, iat, nbf), then whom it
 /// names (sub), then the request's nonce, then the profile claims.
-public struct ClaimRules {
+package struct ClaimRules {
     static let maxLifetimeAhead: Int64 = 24 * 3600
 
     let provider: IdentityProvider
@@ -78,7 +78,7 @@ public struct ClaimRules {
     }
 
     /// The providerID rule, shared with the account store (`PlatformSupport.ProviderSubject`).
-    public static func isValidSubject(_ sub: String) -> Bool { ProviderSubject.isValid(sub) }
+    package static func isValidSubject(_ sub: String) -> Bool { ProviderSubject.isValid(sub) }
 
     /// Absent or null → nil; a string → it; anything else → invalid (a signed token of an
     /// unexpected shape is refused rather than guessed at).

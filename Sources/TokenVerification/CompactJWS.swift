@@ -5,7 +5,7 @@ import StrictJSON
 /// verified: three base64url parts without padding, each with exactly one accepted encoding,
 /// a JSON-object header with no duplicate member.
 struct CompactJWS {
-    /// Tokens larger than this are refused before any parsing (CONTRACT.md: 16 KiB).
+    /// Tokens larger than this are refused before any parsing (docs/API.md, INVALID_REQUEST: 16 KiB).
     static let maxTokenBytes = 16 * 1024
     /// Header parameters that would make a verifier fetch or trust a key named by the token
     /// itself, or that demand extensions we do not implement: a token carrying any is refused.

@@ -2,8 +2,8 @@
 public enum IdentityProvider: String, Sendable, CaseIterable {
     case apple, google
 
-    /// The `iss` values the provider's tokens carry (CONTRACT.md: issuers are fixed).
-    public var issuers: [String] {
+    /// The `iss` values the provider's tokens carry (fixed per provider; docs/API.md: a wrong issuer is INVALID_TOKEN).
+    var issuers: [String] {
         switch self {
         case .apple: return ["https://appleid.apple.com"]
         case .google: return ["https://accounts.google.com", "accounts.google.com"]
@@ -26,15 +26,15 @@ public struct VerifiedIdentity: Sendable, Equatable {
     public var provider: IdentityProvider
     public var subject: String
     public var email: String?
-    public var emailVerified: Bool?
+    package var emailVerified: Bool?
     /// Apple's `is_private_email` (a private-relay address).
-    public var isPrivateEmail: Bool?
+    package var isPrivateEmail: Bool?
     /// Google's `name`; Apple's tokens carry none (the app passes it on first sign-in).
     public var name: String?
     /// Apple's `real_user_status` (0 unsupported, 1 unknown, 2 likely real).
-    public var realUserStatus: Int?
+    package var realUserStatus: Int?
 
-    public init(provider: IdentityProvider, subject: String, email: String? = nil, emailVerified: Bool? = nil,
+    package init(provider: IdentityProvider, subject: String, email: String? = nil, emailVerified: Bool? = nil,
                 isPrivateEmail: Bool? = nil, name: String? = nil, realUserStatus: Int? = nil)
     {
         self.provider = provider
@@ -64,7 +64,7 @@ public struct TokenError: Error, Sendable, Equatable, CustomStringConvertible {
     public let kind: Kind
     public let message: String
 
-    public init(kind: Kind, message: String) {
+    package init(kind: Kind, message: String) {
         self.kind = kind
         self.message = message
     }

@@ -5,31 +5,33 @@ import StrictJSON
 
 /// How long keys are kept and how often they may be fetched (docs/decisions.md, "JWKS cache").
 /// All times are seconds on the verifier's clock.
-public enum KeyCachePolicy {
+package enum KeyCachePolicy {
     /// Freshness when the response has no usable `Cache-Control: max-age`.
-    public static let defaultMaxAge: Int64 = 3600
+    static let defaultMaxAge: Int64 = 3600
     /// Longest freshness honoured.
-    public static let maximumMaxAge: Int64 = 24 * 3600
+    static let maximumMaxAge: Int64 = 24 * 3600
     /// Shortest freshness honoured (`max-age=0`, `no-cache`, `no-store`): never a fetch per sign-in.
-    public static let minimumMaxAge: Int64 = 60
+    static let minimumMaxAge: Int64 = 60
     /// An unknown `kid` triggers a re-fetch only if the last attempt is at least this old.
-    public static let unknownKeyRefetchInterval: Int64 = 60
+    static let unknownKeyRefetchInterval: Int64 = 60
     /// After the cache expires, while fetches fail, its keys stay usable this much longer.
-    public static let staleGrace: Int64 = 6 * 3600
+    package static let staleGrace: Int64 = 6 * 3600
     /// While serving stale keys, a failed fetch is not retried sooner than this.
-    public static let failedFetchRetryInterval: Int64 = 30
+    static let failedFetchRetryInterval: Int64 = 30
     /// Fetch attempts per refresh (the first and one retry on a connection error, timeout, 429 or 5xx).
-    public static let maxAttempts = 2
+    static let maxAttempts = 2
+    /// The refresh's retry budget: `maxAttempts`, full-jitter backoff from 50 ms capped at 200 ms.
+    static let retry = RetryPolicy(maxAttempts: maxAttempts, baseDelayMilliseconds: 50, maxDelayMilliseconds: 200)
     /// Per-attempt HTTP timeout cap, further capped by the invocation deadline.
-    public static let requestTimeoutMilliseconds = 2_500
+    static let requestTimeoutMilliseconds = 2_500
     /// A fetch is not started with less than this left before the deadline.
-    public static let minimumMillisecondsToFetch: Int64 = 100
+    static let minimumMillisecondsToFetch: Int64 = 100
     /// Larger JWKS responses are refused.
-    public static let maxResponseBytes = 256 * 1024
+    static let maxResponseBytes = 256 * 1024
     /// Keys beyond this count in one set are ignored.
-    public static let maxKeys = 64
+    static let maxKeys = 64
     /// RSA moduli above this are refused (verification cost grows with the square of the size).
-    public static let maximumModulusBits = 8192
+    static let maximumModulusBits = 8192
 }
 
 /// One provider's cached JWKS and the bookkeeping of its fetches.
@@ -103,15 +105,13 @@ func freshnessLifetime(_ response: HTTPResponse) -> Int64 {
     var maxAge: Int64?
     var noCache = false
     if let cc = response.header("Cache-Control") {
-        for directive in cc.lowercased().split(separator: ",") {
-            var d = directive[...]
-            while d.first == " " || d.first == "\t" { d = d.dropFirst() }
-            while d.last == " " || d.last == "\t" { d = d.dropLast() }
+        for directive in cc.lowercasedASCII().split(separator: ",") {
+            let d = String(directive).trimmingASCIISpaces()
             if d == "no-cache" || d == "no-store" { noCache = true }
             guard d.hasPrefix("max-age=") else { continue }
-            var value = d.dropFirst(8)
-            if value.count >= 2, value.first == "\"", value.last == "\"" { value = value.dropFirst().dropLast() }
-            guard !value.isEmpty, value.count <= 12, value.allSatisfy({ $0 >= "0" && $0 <= "9" }), let v = Int64(value) else { continue }
+            var value = d.utf8.dropFirst(8)
+            if value.count >= 2, value.first == UInt8(ascii: "\""), value.last == UInt8(ascii: "\"") { value = value.dropFirst().dropLast() }
+            guard !value.isEmpty, value.count <= 12, value.allSatisfy(ASCII.isDigit), let v = Int64(Substring(value)) else { continue }
             maxAge = min(maxAge ?? v, v)
         }
     }

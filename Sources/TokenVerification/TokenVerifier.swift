@@ -7,7 +7,7 @@ import StrictJSON
 /// live as long as the process (warm invocations reuse the keys). Synchronous and not
 /// thread-safe, like the `HTTPClient` it fetches keys with.
 public final class TokenVerifier {
-    public let configuration: VerifierConfiguration
+    let configuration: VerifierConfiguration
     private let http: HTTPClient
     private let now: () -> Int64
     private var states: [IdentityProvider: KeySetState] = [:]
@@ -48,15 +48,15 @@ public final class TokenVerifier {
     // MARK: - Diagnostics (tests, bench, logs)
 
     /// Number of successful JWKS fetches for `provider` since start.
-    public func successfulFetchCount(_ provider: IdentityProvider) -> Int { states[provider]?.successfulFetches ?? 0 }
+    package func successfulFetchCount(_ provider: IdentityProvider) -> Int { states[provider]?.successfulFetches ?? 0 }
 
     /// What the last failed JWKS fetch for `provider` ran into, if the last attempt failed.
-    public func lastFetchFailure(_ provider: IdentityProvider) -> String? {
+    package func lastFetchFailure(_ provider: IdentityProvider) -> String? {
         states[provider]?.lastFailure
     }
 
     /// Key ids currently cached for `provider` (fresh or stale), sorted.
-    public func cachedKeyIDs(_ provider: IdentityProvider) -> [String] { (states[provider]?.keys.keys).map { $0.sorted() } ?? [] }
+    package func cachedKeyIDs(_ provider: IdentityProvider) -> [String] { (states[provider]?.keys.keys).map { $0.sorted() } ?? [] }
 
     // MARK: - Keys
 
@@ -96,73 +96,62 @@ public final class TokenVerifier {
         throw TokenError(kind: .keysUnavailable, message: "\(who)'s signing keys are unavailable")
     }
 
-    /// Fetches the JWKS of `providers` concurrently (`sendAll`), retrying transient failures
-    /// within the deadline, and updates their cache state.
+    /// Fetches the JWKS of `providers` concurrently through the HTTP client's one retry loop
+    /// (`HTTPClient.sendAll(_:retry:…)`): `KeyCachePolicy.maxAttempts` rounds, each request capped
+    /// at `requestTimeoutMilliseconds` and the deadline, a connection error, timeout, 429 or 5xx
+    /// tried again, nothing started with less than `minimumMillisecondsToFetch` left. Updates
+    /// their cache state.
     /// - Returns: the providers whose fetch succeeded.
     @discardableResult
     private func refresh(_ providers: [IdentityProvider], deadline: Deadline) -> Set<IdentityProvider> {
         guard !providers.isEmpty else { return [] }
         let started = now()
-        var pending = providers
-        var failures: [IdentityProvider: String] = [:]
-        for attempt in 1...KeyCachePolicy.maxAttempts {
-            guard deadline.remainingMilliseconds >= KeyCachePolicy.minimumMillisecondsToFetch else {
-                for p in pending where failures[p] == nil { failures[p] = "no time left before the deadline" }
-                break
-            }
-            // Only a request actually sent counts as an attempt (for the re-fetch rate limits).
-            if attempt == 1 { for p in providers { states[p, default: KeySetState()].lastAttemptAt = started } }
-            let timeout = deadline.requestTimeout(cap: KeyCachePolicy.requestTimeoutMilliseconds)
-            let requests = pending.map {
-                HTTPRequest(url: configuration.settings(for: $0).jwksURL, headers: [("Accept", "application/json")], timeoutMilliseconds: timeout,
-                            maxResponseBytes: KeyCachePolicy.maxResponseBytes)
-            }
-            let results = http.sendAll(requests)
-            var retry: [IdentityProvider] = []
-            for (p, result) in zip(pending, results) {
-                switch result {
-                case .failure(let error) where error.kind == .responseTooLarge:
-                    failures[p] = "JWKS response too large" // cut off while arriving
-                case .failure(let error):
-                    failures[p] = "transfer failed (\(error.kind))"
-                    if error.isRetryable { retry.append(p) }
-                case .success(let response):
-                    if response.status == 429 || (500...599).contains(response.status) {
-                        failures[p] = "HTTP \(response.status)"
-                        retry.append(p)
-                    } else if response.status != 200 {
-                        failures[p] = "HTTP \(response.status)"
-                    } else if response.body.count > KeyCachePolicy.maxResponseBytes {
-                        failures[p] = "JWKS response too large"
-                    } else if let set = ParsedKeySet.parse(response.body) {
-                        if set.keys.isEmpty {
-                            failures[p] = "JWKS has no usable RS256 key"
-                        } else {
-                            failures[p] = nil
-                            let fetchedAt = now()
-                            var s = states[p, default: KeySetState()]
-                            s.keys = set.keys
-                            s.unusable = set.unusable
-                            s.expiresAt = fetchedAt + freshnessLifetime(response)
-                            s.successfulFetches += 1
-                            states[p] = s
-                        }
-                    } else {
-                        failures[p] = "response is not a JWKS"
-                    }
+        // Each provider's failure (nil when its keys were fetched), as `lastFailure` records it.
+        let failures: [String?] = http.sendAll(
+            providers.count, retry: KeyCachePolicy.retry, minimumAttemptMilliseconds: KeyCachePolicy.minimumMillisecondsToFetch, deadline: deadline,
+            requests: { pending, attempt in
+                // Only a request actually sent counts as an attempt (for the re-fetch rate limits).
+                if attempt == 1 { for p in providers { states[p, default: KeySetState()].lastAttemptAt = started } }
+                let timeout = deadline.requestTimeout(cap: KeyCachePolicy.requestTimeoutMilliseconds)
+                return pending.map {
+                    HTTPRequest(url: configuration.settings(for: providers[$0]).jwksURL, headers: [("Accept", "application/json")],
+                                timeoutMilliseconds: timeout, maxResponseBytes: KeyCachePolicy.maxResponseBytes)
                 }
-            }
-            pending = retry
-            if pending.isEmpty || attempt == KeyCachePolicy.maxAttempts { break }
-            let delay = RetryPolicy(maxAttempts: KeyCachePolicy.maxAttempts, baseDelayMilliseconds: 50, maxDelayMilliseconds: 200).delay(beforeRetry: attempt)
-            guard deadline.remainingMilliseconds > Int64(delay) + KeyCachePolicy.minimumMillisecondsToFetch else { break }
-            Clock.sleep(milliseconds: delay)
-        }
+            },
+            interpret: { i, answer, _ in cacheKeys(from: answer, for: providers[i]) },
+            giveUp: { _, lastFailure, _, _ in lastFailure ?? "no time left before the deadline" })
         var succeeded = Set<IdentityProvider>()
-        for p in providers {
-            states[p, default: KeySetState()].lastFailure = failures[p]
-            if failures[p] == nil { succeeded.insert(p) }
+        for (p, failure) in zip(providers, failures) {
+            states[p, default: KeySetState()].lastFailure = failure
+            if failure == nil { succeeded.insert(p) }
         }
         return succeeded
+    }
+
+    /// Reads one JWKS answer into `provider`'s cache: nil when the keys were stored, else what
+    /// went wrong, to be retried (connection error, timeout, 429, 5xx) or not.
+    private func cacheKeys(from answer: Result<HTTPResponse, HTTPError>, for provider: IdentityProvider) -> RetryVerdict<String?, String> {
+        let response: HTTPResponse
+        switch answer {
+        case .failure(let error) where error.kind == .responseTooLarge:
+            return .final("JWKS response too large") // cut off while arriving
+        case .failure(let error):
+            let failure = "transfer failed (\(error.kind))"
+            return error.isRetryable ? .retry(failure) : .final(failure)
+        case .success(let r): response = r
+        }
+        if response.status == 429 || (500...599).contains(response.status) { return .retry("HTTP \(response.status)") }
+        guard response.status == 200 else { return .final("HTTP \(response.status)") }
+        guard response.body.count <= KeyCachePolicy.maxResponseBytes else { return .final("JWKS response too large") }
+        guard let set = ParsedKeySet.parse(response.body) else { return .final("response is not a JWKS") }
+        guard !set.keys.isEmpty else { return .final("JWKS has no usable RS256 key") }
+        let fetchedAt = now()
+        var state = states[provider, default: KeySetState()]
+        state.keys = set.keys
+        state.unusable = set.unusable
+        state.expiresAt = fetchedAt + freshnessLifetime(response)
+        state.successfulFetches += 1
+        states[provider] = state
+        return .final(nil)
     }
 }

@@ -116,8 +116,8 @@ enum Moto {
         let e = try env()
         let creds = credentials ?? AWSCredentials(accessKeyID: e.accessKeyID, secretAccessKey: secretOverride ?? e.secretAccessKey)
         return AWSConfig(region: e.region, credentials: creds,
-                         s3Endpoint: try AWSEndpoint(url: e.endpoint, pathStyle: true),
-                         stsEndpoint: try AWSEndpoint(url: e.endpoint, pathStyle: false))
+                         s3Endpoint: try AWSEndpoint(url: e.endpoint, variable: "AWS_ENDPOINT_URL", pathStyle: true),
+                         stsEndpoint: try AWSEndpoint(url: e.endpoint, variable: "AWS_ENDPOINT_URL", pathStyle: false))
     }
 }
 
@@ -141,8 +141,8 @@ final class Stub {
 
     func config() throws -> AWSConfig {
         AWSConfig(region: "us-east-1", credentials: AWSCredentials(accessKeyID: "AKIDSTUB", secretAccessKey: "stub-secret", sessionToken: "stub-token"),
-                  s3Endpoint: try AWSEndpoint(url: "http://127.0.0.1:\(port)", pathStyle: true),
-                  stsEndpoint: try AWSEndpoint(url: "http://127.0.0.1:\(port)", pathStyle: false))
+                  s3Endpoint: try AWSEndpoint(url: "http://127.0.0.1:\(port)", variable: "AWS_ENDPOINT_URL", pathStyle: true),
+                  stsEndpoint: try AWSEndpoint(url: "http://127.0.0.1:\(port)", variable: "AWS_ENDPOINT_URL", pathStyle: false))
     }
 
     func stop() { child.stop() }

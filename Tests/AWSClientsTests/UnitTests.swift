@@ -73,7 +73,7 @@ import PlatformSupport
 }
 
 @Suite struct ConfigTests {
-    func config(_ env: [String: String]) throws(AWSConfigError) -> AWSConfig {
+    func config(_ env: [String: String]) throws(ConfigurationError) -> AWSConfig {
         try AWSConfig.from(environment: { env[$0].flatMap { $0.isEmpty ? nil : $0 } })
     }
 
@@ -119,6 +119,46 @@ import PlatformSupport
             } catch {
                 #expect(!error.message.contains("s3cr3t-value"))
             }
+        }
+    }
+
+    /// Each refusal is a `ConfigurationError` naming the variable that was read.
+    @Test func refusalsNameTheirVariable() {
+        let cases: [([String: String], String)] = [
+            (["AWS_REGION": ""], "AWS_REGION"), (["AWS_REGION": "Eu-West-1"], "AWS_REGION"),
+            (["AWS_REGION": "", "AWS_DEFAULT_REGION": "eu west"], "AWS_DEFAULT_REGION"),
+            (["AWS_ACCESS_KEY_ID": ""], "AWS_ACCESS_KEY_ID"), (["AWS_SECRET_ACCESS_KEY": ""], "AWS_SECRET_ACCESS_KEY"),
+            (["AWS_ENDPOINT_URL": "ftp://x"], "AWS_ENDPOINT_URL"),
+            (["AWS_ENDPOINT_URL": "http://ok:1", "AWS_ENDPOINT_URL_S3": "http://x:0"], "AWS_ENDPOINT_URL_S3"),
+            (["AWS_ENDPOINT_URL_S3": "http://ok:1", "AWS_ENDPOINT_URL": "http://a_b"], "AWS_ENDPOINT_URL"),
+            (["AWS_ENDPOINT_URL_STS": "http://x#f"], "AWS_ENDPOINT_URL_STS"),
+        ]
+        for (overrides, variable) in cases {
+            var env = base
+            for (k, v) in overrides { env[k] = v }
+            #expect(throws: ConfigurationError.self, "\(overrides)") { try config(env) }
+            do { _ = try config(env) } catch {
+                #expect(error.variable == variable, "\(overrides)")
+            }
+        }
+        var ignored = base
+        ignored["AWS_ENDPOINT_URL"] = "ftp://x"
+        ignored["AWS_IGNORE_CONFIGURED_ENDPOINT_URLS"] = "TRUE"
+        #expect((try? config(ignored)) != nil, "ignored endpoint variables are not read")
+    }
+
+    /// The endpoint edges the shared parser (`PlatformSupport.HTTPURL`) decides for AWS_ENDPOINT_URL*.
+    @Test func endpointURLEdges() throws {
+        for (url, endpoint) in [
+            ("http://[::1]:4566", AWSEndpoint(scheme: "http", host: "[::1]", port: 4566, pathStyle: true)),
+            ("HTTP://LocalHost:4566//", AWSEndpoint(scheme: "http", host: "localhost", port: 4566, pathStyle: true)),
+            ("https://h/a/b", AWSEndpoint(scheme: "https", host: "h", basePath: "/a/b", pathStyle: true)),
+        ] {
+            #expect(try AWSEndpoint(url: url, variable: "AWS_ENDPOINT_URL_S3", pathStyle: true) == endpoint, "\(url)")
+        }
+        for url in ["http://x?", "http://x/#", "http://x:+80", "http://x:65536", "http://x:", "http://[::1", "http://", "http://x/é",
+                    "http://x/a b", "http://my_host:4566", "http://[zz]/"] {
+            #expect(throws: ConfigurationError.self, "\(url)") { try AWSEndpoint(url: url, variable: "AWS_ENDPOINT_URL", pathStyle: false) }
         }
     }
 

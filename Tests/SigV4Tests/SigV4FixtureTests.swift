@@ -111,6 +111,21 @@ struct SigV4Case: CustomTestStringConvertible, Sendable {
         #expect(SigV4.decode("%FF") == nil)
     }
 
+    /// Header values: trimmed (the shared ASCII trim), inner runs of whitespace collapsed to one space.
+    @Test(arguments: [
+        ("", ""), ("v", "v"), ("a b", "a b"), ("  a  ", "a"), ("a  b", "a b"), ("a\tb", "a b"), ("\t a \n\r b\u{0B}\u{0C}c ", "a b c"),
+        ("a\u{00A0}b", "a\u{00A0}b"), (" \t ", ""),
+    ])
+    func trimsHeaderValues(_ value: String, _ expected: String) {
+        #expect(SigV4.trimAll(value) == expected)
+    }
+
+    @Test func decodesHexEitherCase() {
+        #expect(SigV4.decode("%4a%4A") == "JJ")
+        #expect(SigV4.decode("%zz") == nil)
+        #expect(SigV4.decode("%") == nil)
+    }
+
     @Test func normalizesLikeBotocore() {
         #expect(SigV4.normalizePath("") == "/")
         #expect(SigV4.normalizePath("/") == "/")

@@ -1,0 +1,132 @@
+import CryptoPrimitives
+import PlatformSupport
+
+/// AWS Signature Version 4, header form ("Authorization: AWS4-HMAC-SHA256 ..."), as botocore's
+/// `SigV4Auth` / `S3SigV4Auth` compute it. For S3 the canonical URI is the wire path verbatim
+/// (encoded once, never normalized) and `x-amz-content-sha256` is always sent; for every other
+/// service the path is normalized (dot segments and empty segments removed) and encoded again.
+/// The derived signing key is cached per day, so a warm process pays four HMACs once a day.
+public struct SigV4Signer: Sendable, CustomStringConvertible {
+    let service: String
+    let region: String
+    private var cachedKeyScope: (date: String, secret: String)?
+    private var cachedKey: [UInt8] = []
+    private var cachedDate: (second: Int64, dateTime: String, day: String)?
+
+    public init(service: String, region: String) {
+        self.service = service
+        self.region = region
+    }
+
+    var isS3: Bool { service == "s3" }
+
+    /// Never shows the cached signing key.
+    public var description: String { "SigV4Signer(\(service), \(region))" }
+
+    /// Headers botocore never signs (hop-by-hop, tracing, user agent): signing them would break
+    /// as soon as a proxy or the HTTP layer touches them.
+    static let unsignedHeaders: Set<String> = [
+        "baggage", "connection", "expect", "keep-alive", "proxy-authenticate", "proxy-authorization", "te",
+        "traceparent", "tracestate", "trailer", "transfer-encoding", "upgrade", "user-agent", "x-amzn-trace-id",
+        "authorization",
+    ]
+
+    /// Signs `request` at `dateMilliseconds` (epoch, wall clock).
+    public mutating func sign(_ request: SignableRequest, credentials: SigningCredentials, dateMilliseconds: Int64) -> SignedRequest {
+        let (amzDate, day) = formattedDate(milliseconds: dateMilliseconds)
+        var headers: [(name: String, value: String)] = [("Host", request.host)]
+        headers.reserveCapacity(request.headers.count + 5)
+        var givenPayloadHash: String?
+        for h in request.headers {
+            let lower = h.name.lowercasedASCII()
+            if lower == "x-amz-content-sha256" { givenPayloadHash = h.value }
+            // The signer owns these; a caller's copy would be signed twice or go stale.
+            if lower == "host" || lower == "x-amz-date" || lower == "x-amz-security-token" || lower == "authorization"
+                || (isS3 && lower == "x-amz-content-sha256") { continue }
+            headers.append(h)
+        }
+        headers.append(("X-Amz-Date", amzDate))
+        if let token = credentials.sessionToken { headers.append(("X-Amz-Security-Token", token)) }
+        let payloadHash: String
+        if isS3 {
+            payloadHash = Hex.encode(SHA256.hash(request.body))
+            headers.append(("X-Amz-Content-SHA256", payloadHash))
+        } else {
+            payloadHash = givenPayloadHash ?? Hex.encode(SHA256.hash(request.body))
+        }
+
+        // Canonical headers: lowercase names, sorted; values trimmed with inner runs of
+        // whitespace collapsed; repeated names joined with ",".
+        var byName: [(name: [UInt8], value: [UInt8])] = []
+        byName.reserveCapacity(headers.count)
+        for h in headers {
+            let lower = h.name.lowercasedASCII()
+            if Self.unsignedHeaders.contains(lower) { continue }
+            let name = Array(lower.utf8)
+            let value = SigV4.trimAll(bytes: h.value.utf8)
+            if let i = byName.firstIndex(where: { $0.name == name }) {
+                byName[i].value.append(UInt8(ascii: ","))
+                byName[i].value.append(contentsOf: value)
+            } else {
+                byName.append((name, value))
+            }
+        }
+        byName.sort { $0.name.lexicographicallyPrecedes($1.name) }
+        var signedHeaderBytes: [UInt8] = []
+        for (n, h) in byName.enumerated() {
+            if n > 0 { signedHeaderBytes.append(UInt8(ascii: ";")) }
+            signedHeaderBytes.append(contentsOf: h.name)
+        }
+
+        let queryString = SigV4.canonicalQuery(request.query)
+        let canonicalURI = isS3 ? (request.path.isEmpty ? "/" : request.path) : SigV4.encode(SigV4.normalizePath(request.path), encodeSlash: false)
+        let newline = UInt8(ascii: "\n")
+        var canonical: [UInt8] = []
+        canonical.reserveCapacity(512)
+        canonical.append(contentsOf: request.method.uppercased().utf8); canonical.append(newline)
+        canonical.append(contentsOf: canonicalURI.utf8); canonical.append(newline)
+        canonical.append(contentsOf: queryString.utf8); canonical.append(newline)
+        for h in byName {
+            canonical.append(contentsOf: h.name); canonical.append(UInt8(ascii: ":"))
+            canonical.append(contentsOf: h.value); canonical.append(newline)
+        }
+        canonical.append(newline)
+        canonical.append(contentsOf: signedHeaderBytes); canonical.append(newline)
+        canonical.append(contentsOf: payloadHash.utf8)
+
+        let scope = day + "/" + region + "/" + service + "/aws4_request"
+        var toSign: [UInt8] = Array("AWS4-HMAC-SHA256\n".utf8)
+        toSign.reserveCapacity(160)
+        toSign.append(contentsOf: amzDate.utf8); toSign.append(newline)
+        toSign.append(contentsOf: scope.utf8); toSign.append(newline)
+        toSign.append(contentsOf: Hex.encode(SHA256.hash(canonical)).utf8)
+        let key = signingKey(day: day, secret: credentials.secretAccessKey)
+        let signature = Hex.encode(HMACSHA256.authenticate(toSign, key: key))
+        let signedHeaders = String(decoding: signedHeaderBytes, as: UTF8.self)
+        let authorization = "AWS4-HMAC-SHA256 Credential=" + credentials.accessKeyID + "/" + scope
+            + ", SignedHeaders=" + signedHeaders + ", Signature=" + signature
+        headers.append(("Authorization", authorization))
+        return SignedRequest(headers: headers, queryString: queryString, canonicalRequest: String(decoding: canonical, as: UTF8.self),
+                             stringToSign: String(decoding: toSign, as: UTF8.self), signature: signature, authorization: authorization)
+    }
+
+    /// The formatted date, reused within one second.
+    private mutating func formattedDate(milliseconds: Int64) -> (String, String) {
+        let second = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
+        if let cached = cachedDate, cached.second == second { return (cached.dateTime, cached.day) }
+        let (dateTime, day) = ISO8601.amzDate(milliseconds: second * 1000)
+        cachedDate = (second, dateTime, day)
+        return (dateTime, day)
+    }
+
+    private mutating func signingKey(day: String, secret: String) -> [UInt8] {
+        if let cached = cachedKeyScope, cached.date == day, cached.secret == secret { return cachedKey }
+        let kDate = HMACSHA256.authenticate(Array(day.utf8), key: Array(("AWS4" + secret).utf8))
+        let kRegion = HMACSHA256.authenticate(Array(region.utf8), key: kDate)
+        let kService = HMACSHA256.authenticate(Array(service.utf8), key: kRegion)
+        let key = HMACSHA256.authenticate(Array("aws4_request".utf8), key: kService)
+        cachedKeyScope = (day, secret)
+        cachedKey = key
+        return key
+    }
+}
