@@ -27,9 +27,17 @@ let package = Package(
         .target(name: "LambdaRuntime", dependencies: ["CurlHTTP", "StrictJSON", "PlatformSupport"]),
         .target(name: "SigV4", dependencies: ["CryptoPrimitives", "PlatformSupport"]),
         .target(name: "AWSClients", dependencies: ["SigV4", "CurlHTTP", "StrictJSON", "PlatformSupport"]),
-        .target(name: "TokenVerification", dependencies: ["CryptoPrimitives", "CurlHTTP", "StrictJSON", "PlatformSupport"]),
-        .target(name: "AccountDomain", dependencies: ["AWSClients", "TokenVerification", "CryptoPrimitives", "StrictJSON", "PlatformSupport"]),
-        .target(name: "AuthService", dependencies: ["AccountDomain", "LambdaRuntime", "AWSClients", "CurlHTTP", "TokenVerification", "StrictJSON", "PlatformSupport"]),
+        .target(
+            name: "TokenVerification", dependencies: ["CryptoPrimitives", "CurlHTTP", "StrictJSON", "PlatformSupport"]),
+        .target(
+            name: "AccountDomain",
+            dependencies: ["AWSClients", "TokenVerification", "CryptoPrimitives", "StrictJSON", "PlatformSupport"]),
+        .target(
+            name: "AuthService",
+            dependencies: [
+                "AccountDomain", "LambdaRuntime", "AWSClients", "CurlHTTP", "TokenVerification", "StrictJSON",
+                "PlatformSupport",
+            ]),
 
         .executableTarget(name: "auth-signin", dependencies: ["AuthService", "LambdaRuntime"]),
         .executableTarget(name: "auth-refresh", dependencies: ["AuthService", "LambdaRuntime"]),
@@ -39,16 +47,26 @@ let package = Package(
         // Benchmark driver for scripts/bench.d/20-aws: signing rate, S3 round trips, overlapped puts.
         .executableTarget(name: "aws-bench", dependencies: ["AWSClients", "CurlHTTP", "PlatformSupport"]),
         // Benchmark driver for scripts/bench.d/30-tokens: warm and cold ID-token verification.
-        .executableTarget(name: "token-bench", dependencies: ["TokenVerification", "CryptoPrimitives", "CurlHTTP", "StrictJSON", "PlatformSupport"]),
+        .executableTarget(
+            name: "token-bench",
+            dependencies: ["TokenVerification", "CryptoPrimitives", "CurlHTTP", "StrictJSON", "PlatformSupport"]),
 
         .testTarget(name: "PlatformSupportTests", dependencies: ["PlatformSupport"]),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
-        .testTarget(name: "CryptoPrimitivesTests", dependencies: ["CryptoPrimitives", "StrictJSON", "PlatformSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "CryptoPrimitivesTests", dependencies: ["CryptoPrimitives", "StrictJSON", "PlatformSupport"],
+            resources: [.copy("Fixtures")]),
         .testTarget(name: "CurlHTTPTests", dependencies: ["CurlHTTP", "PlatformSupport"]),
         .testTarget(name: "LambdaRuntimeTests", dependencies: ["LambdaRuntime", "StrictJSON"]),
-        .testTarget(name: "SigV4Tests", dependencies: ["SigV4", "StrictJSON", "PlatformSupport"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "AWSClientsTests", dependencies: ["AWSClients", "CurlHTTP", "PlatformSupport", "StrictJSON"], exclude: ["Stubs"]),
-        .testTarget(name: "TokenVerificationTests", dependencies: ["TokenVerification", "CryptoPrimitives", "StrictJSON", "PlatformSupport"]),
+        .testTarget(
+            name: "SigV4Tests", dependencies: ["SigV4", "StrictJSON", "PlatformSupport"], resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "AWSClientsTests", dependencies: ["AWSClients", "CurlHTTP", "PlatformSupport", "StrictJSON"],
+            exclude: ["Stubs"]),
+        .testTarget(
+            name: "TokenVerificationTests",
+            dependencies: ["TokenVerification", "CryptoPrimitives", "StrictJSON", "PlatformSupport"]),
         .testTarget(name: "AccountDomainTests", dependencies: ["AccountDomain", "StrictJSON", "PlatformSupport"]),
         .testTarget(name: "AuthServiceTests", dependencies: ["AuthService", "StrictJSON", "LambdaRuntime"]),
     ],

@@ -14,8 +14,12 @@ extension SigningCredentials {
 
     /// The same, from any lookup that answers nil for unset or empty (tests use a dictionary).
     static func from(environment env: (String) -> String?) throws(ConfigurationError) -> AWSCredentials {
-        guard let id = env("AWS_ACCESS_KEY_ID") else { throw ConfigurationError(variable: "AWS_ACCESS_KEY_ID", message: "is not set") }
-        guard let secret = env("AWS_SECRET_ACCESS_KEY") else { throw ConfigurationError(variable: "AWS_SECRET_ACCESS_KEY", message: "is not set") }
+        guard let id = env("AWS_ACCESS_KEY_ID") else {
+            throw ConfigurationError(variable: "AWS_ACCESS_KEY_ID", message: "is not set")
+        }
+        guard let secret = env("AWS_SECRET_ACCESS_KEY") else {
+            throw ConfigurationError(variable: "AWS_SECRET_ACCESS_KEY", message: "is not set")
+        }
         return AWSCredentials(accessKeyID: id, secretAccessKey: secret, sessionToken: env("AWS_SESSION_TOKEN"))
     }
 }
@@ -27,7 +31,9 @@ public struct AWSConfig: Sendable {
     package var s3Endpoint: AWSEndpoint
     package var stsEndpoint: AWSEndpoint
 
-    package init(region: String, credentials: AWSCredentials, s3Endpoint: AWSEndpoint? = nil, stsEndpoint: AWSEndpoint? = nil) {
+    package init(
+        region: String, credentials: AWSCredentials, s3Endpoint: AWSEndpoint? = nil, stsEndpoint: AWSEndpoint? = nil
+    ) {
         self.region = region
         self.credentials = credentials
         self.s3Endpoint = s3Endpoint ?? AWSConfig.defaultS3Endpoint(region: region)
@@ -45,8 +51,12 @@ public struct AWSConfig: Sendable {
     /// The same, from any lookup that answers nil for unset or empty (tests use a dictionary).
     package static func from(environment env: (String) -> String?) throws(ConfigurationError) -> AWSConfig {
         let regionVariable = env("AWS_REGION") != nil ? "AWS_REGION" : "AWS_DEFAULT_REGION"
-        guard let region = env(regionVariable) else { throw ConfigurationError(variable: "AWS_REGION", message: "is not set") }
-        guard isValidRegion(region) else { throw ConfigurationError(variable: regionVariable, message: "is not a region name") }
+        guard let region = env(regionVariable) else {
+            throw ConfigurationError(variable: "AWS_REGION", message: "is not set")
+        }
+        guard isValidRegion(region) else {
+            throw ConfigurationError(variable: regionVariable, message: "is not a region name")
+        }
         let credentials = try AWSCredentials.from(environment: env)
         let ignore = env("AWS_IGNORE_CONFIGURED_ENDPOINT_URLS")?.lowercasedASCII() == "true"
         // The service's own variable when set, else the global one; nil when neither is (or all are ignored).
@@ -74,6 +84,7 @@ public struct AWSConfig: Sendable {
     static func dnsSuffix(_ region: String) -> String { region.hasPrefix("cn-") ? "amazonaws.com.cn" : "amazonaws.com" }
 
     static func isValidRegion(_ region: String) -> Bool {
-        !region.isEmpty && region.utf8.count <= 32 && region.utf8.allSatisfy { ASCII.isLower($0) || ASCII.isDigit($0) || $0 == UInt8(ascii: "-") }
+        !region.isEmpty && region.utf8.count <= 32
+            && region.utf8.allSatisfy { ASCII.isLower($0) || ASCII.isDigit($0) || $0 == UInt8(ascii: "-") }
     }
 }

@@ -26,7 +26,8 @@ package struct AWSEndpoint: Sendable, Equatable, CustomStringConvertible {
         let parsed = try HTTPURL(url, variable: variable)
         var path = Substring(parsed.path)
         while path.utf8.last == UInt8(ascii: "/") { path = path.dropLast() }
-        self.init(scheme: parsed.scheme, host: parsed.host, port: parsed.port, basePath: String(path), pathStyle: pathStyle)
+        self.init(
+            scheme: parsed.scheme, host: parsed.host, port: parsed.port, basePath: String(path), pathStyle: pathStyle)
     }
 
     /// The Host header: the port only when it is not the scheme's default (as SigV4 signs it).

@@ -34,7 +34,10 @@ public struct AWSError: Error, Sendable, CustomStringConvertible {
     /// Requests sent for this operation (1 when there was no retry, 0 when refused before sending).
     package var attempts: Int
 
-    package init(kind: Kind, code: String? = nil, message: String, requestID: String? = nil, status: Int? = nil, attempts: Int = 0) {
+    package init(
+        kind: Kind, code: String? = nil, message: String, requestID: String? = nil, status: Int? = nil,
+        attempts: Int = 0
+    ) {
         self.kind = kind
         self.code = code
         self.message = message
@@ -49,7 +52,11 @@ public struct AWSError: Error, Sendable, CustomStringConvertible {
 
     public var description: String {
         var s = "AWS \(kind)"
-        if let status { s += " (HTTP \(status)" + (code.map { " " + $0 } ?? "") + ")" } else if let code { s += " (\(code))" }
+        if let status {
+            s += " (HTTP \(status)" + (code.map { " " + $0 } ?? "") + ")"
+        } else if let code {
+            s += " (\(code))"
+        }
         s += ": " + message
         if attempts > 1 { s += " after \(attempts) attempts" }
         if let requestID { s += " [request \(requestID)]" }
@@ -70,13 +77,18 @@ enum ErrorClassifier {
     static let throttlingCodes: Set<String> = [
         "SlowDown", "Throttling", "ThrottlingException", "ThrottledException", "RequestThrottledException",
         "TooManyRequestsException", "ProvisionedThroughputExceededException", "TransactionInProgressException",
-        "RequestLimitExceeded", "BandwidthLimitExceeded", "LimitExceededException", "RequestThrottled", "PriorRequestNotComplete",
+        "RequestLimitExceeded", "BandwidthLimitExceeded", "LimitExceededException", "RequestThrottled",
+        "PriorRequestNotComplete",
         "EC2ThrottledException",
     ]
-    static let transientCodes: Set<String> = ["InternalError", "ServiceUnavailable", "RequestTimeout", "RequestTimeoutException", "IDPCommunicationError"]
+    static let transientCodes: Set<String> = [
+        "InternalError", "ServiceUnavailable", "RequestTimeout", "RequestTimeoutException", "IDPCommunicationError",
+    ]
     static let accessCodes: Set<String> = [
-        "AccessDenied", "SignatureDoesNotMatch", "InvalidAccessKeyId", "InvalidClientTokenId", "ExpiredToken", "ExpiredTokenException",
-        "InvalidToken", "TokenRefreshRequired", "RequestTimeTooSkewed", "AllAccessDisabled", "AccountProblem", "RegionDisabledException",
+        "AccessDenied", "SignatureDoesNotMatch", "InvalidAccessKeyId", "InvalidClientTokenId", "ExpiredToken",
+        "ExpiredTokenException",
+        "InvalidToken", "TokenRefreshRequired", "RequestTimeTooSkewed", "AllAccessDisabled", "AccountProblem",
+        "RegionDisabledException",
         "MissingAuthenticationToken", "IncompleteSignature", "AuthFailure", "UnrecognizedClientException",
     ]
 
@@ -105,16 +117,27 @@ enum ErrorClassifier {
         let requestID = details.requestID ?? response.header("x-amz-request-id") ?? response.header("x-amzn-RequestId")
         let status = response.status
         let kind: AWSError.Kind
-        if let code, throttlingCodes.contains(code) { kind = .throttled }
-        else if status == 429 { kind = .throttled }
-        else if let code, transientCodes.contains(code) { kind = .unavailable }
-        else if status == 409, code == "ConditionalRequestConflict" { kind = .conflict }
-        else if status >= 500, status != 501 { kind = .unavailable }
-        else if status == 412 { kind = .preconditionFailed }
-        else if status == 404 { kind = .notFound }
-        else if status == 403 || (code.map { accessCodes.contains($0) } ?? false) { kind = .accessDenied }
-        else if (400..<500).contains(status) { kind = .invalidRequest }
-        else { kind = .other }
+        if let code, throttlingCodes.contains(code) {
+            kind = .throttled
+        } else if status == 429 {
+            kind = .throttled
+        } else if let code, transientCodes.contains(code) {
+            kind = .unavailable
+        } else if status == 409, code == "ConditionalRequestConflict" {
+            kind = .conflict
+        } else if status >= 500, status != 501 {
+            kind = .unavailable
+        } else if status == 412 {
+            kind = .preconditionFailed
+        } else if status == 404 {
+            kind = .notFound
+        } else if status == 403 || (code.map { accessCodes.contains($0) } ?? false) {
+            kind = .accessDenied
+        } else if (400..<500).contains(status) {
+            kind = .invalidRequest
+        } else {
+            kind = .other
+        }
         let message = details.message.map(sanitize) ?? "HTTP \(status)"
         return AWSError(kind: kind, code: code, message: message, requestID: requestID, status: status)
     }

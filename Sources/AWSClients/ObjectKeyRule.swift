@@ -13,7 +13,9 @@ package enum ObjectKeyRule {
     package static func problem(_ key: String) -> String? { check(key, isPrefix: false) }
 
     /// The same rule for a list prefix, which may also be empty.
-    package static func prefixProblem(_ prefix: String) -> String? { prefix.isEmpty ? nil : check(prefix, isPrefix: true) }
+    package static func prefixProblem(_ prefix: String) -> String? {
+        prefix.isEmpty ? nil : check(prefix, isPrefix: true)
+    }
 
     static func check(_ key: String, isPrefix: Bool) -> String? {
         let bytes = Array(key.utf8)
@@ -21,7 +23,8 @@ package enum ObjectKeyRule {
         guard bytes.count <= maxBytes else { return "object key is longer than \(maxBytes) bytes" }
         for b in bytes {
             switch b {
-            case _ where ASCII.isAlphanumeric(b), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "/"):
+            case _ where ASCII.isAlphanumeric(b), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"),
+                UInt8(ascii: "/"):
                 continue
             default:
                 return "object key has a character outside [A-Za-z0-9._/-]"

@@ -11,7 +11,9 @@ struct PreparedCall<T> {
 
     func map<U>(_ transform: @escaping (T) -> U) -> PreparedCall<U> {
         let interpret = self.interpret
-        return PreparedCall<U>(transport: transport, request: request) { response throws(AWSError) -> U in transform(try interpret(response)) }
+        return PreparedCall<U>(transport: transport, request: request) { response throws(AWSError) -> U in
+            transform(try interpret(response))
+        }
     }
 
     /// Sends the valid calls as one batch and interprets each answer; refused ones never go out.
@@ -21,7 +23,9 @@ struct PreparedCall<T> {
         var positions: [Int] = []
         for (i, call) in calls.enumerated() {
             switch call.request {
-            case .success(let request): items.append((call.transport, request)); positions.append(i)
+            case .success(let request):
+                items.append((call.transport, request))
+                positions.append(i)
             case .failure(let error): results[i] = .failure(error)
             }
         }
@@ -67,14 +71,16 @@ public final class AWSBatch {
     }
 
     public func run(_ calls: [AWSCall], deadline: Deadline) -> [Result<AWSCallOutcome, AWSError>] {
-        PreparedCall.run(calls.map { call -> PreparedCall<AWSCallOutcome> in
-            switch call {
-            case .s3Get(let key): return s3.prepareGet(key).map(AWSCallOutcome.object)
-            case .s3Put(let put): return s3.preparePut(put).map(AWSCallOutcome.stored)
-            case .s3Delete(let key, let condition): return s3.prepareDelete(key, condition: condition).map(AWSCallOutcome.deleted)
-            case .s3List(let prefix): return s3.prepareList(prefix: prefix).map(AWSCallOutcome.listing)
-            case .assumeRole(let r): return sts.prepareAssumeRole(r).map(AWSCallOutcome.credentials)
-            }
-        }, deadline: deadline)
+        PreparedCall.run(
+            calls.map { call -> PreparedCall<AWSCallOutcome> in
+                switch call {
+                case .s3Get(let key): return s3.prepareGet(key).map(AWSCallOutcome.object)
+                case .s3Put(let put): return s3.preparePut(put).map(AWSCallOutcome.stored)
+                case .s3Delete(let key, let condition):
+                    return s3.prepareDelete(key, condition: condition).map(AWSCallOutcome.deleted)
+                case .s3List(let prefix): return s3.prepareList(prefix: prefix).map(AWSCallOutcome.listing)
+                case .assumeRole(let r): return sts.prepareAssumeRole(r).map(AWSCallOutcome.credentials)
+                }
+            }, deadline: deadline)
     }
 }

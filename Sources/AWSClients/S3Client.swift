@@ -30,9 +30,10 @@ public final class S3Client {
         var hostEndpoint = endpoint
         hostEndpoint.host = host
         pathPrefix = endpoint.basePath + (endpoint.pathStyle ? "/" + SigV4.encodePath(bucket) : "")
-        transport = SignedTransport(http: http, credentials: config.credentials, service: "s3", region: config.region,
-                                    scheme: endpoint.scheme, hostHeader: hostEndpoint.hostHeader, authority: hostEndpoint.authority,
-                                    retry: retry, requestTimeoutCapMilliseconds: S3Client.defaultRequestTimeoutMilliseconds)
+        transport = SignedTransport(
+            http: http, credentials: config.credentials, service: "s3", region: config.region,
+            scheme: endpoint.scheme, hostHeader: hostEndpoint.hostHeader, authority: hostEndpoint.authority,
+            retry: retry, requestTimeoutCapMilliseconds: S3Client.defaultRequestTimeoutMilliseconds)
     }
 
     /// Upper bound for one attempt (the deadline usually binds first).
@@ -57,26 +58,38 @@ public final class S3Client {
     }
 
     func prepareGet(_ key: String) -> PreparedCall<S3Object?> {
-        PreparedCall(transport: transport, request: checkKey(key).map { OperationRequest(method: "GET", path: path(for: key), accept: [404]) }) {
+        PreparedCall(
+            transport: transport,
+            request: checkKey(key).map { OperationRequest(method: "GET", path: path(for: key), accept: [404]) }
+        ) {
             response throws(AWSError) -> S3Object? in
             if response.status == 404 { return try S3Client.missingKey(response) }
             guard response.status == 200 else { throw S3Client.unexpected(response) }
             let version = response.header("x-amz-version-id").flatMap { $0.isEmpty || $0 == "null" ? nil : $0 }
-            return S3Object(body: response.body, etag: response.header("ETag") ?? "", contentType: response.header("Content-Type"),
-                            metadata: S3Client.metadata(response), versionID: version)
+            return S3Object(
+                body: response.body, etag: response.header("ETag") ?? "", contentType: response.header("Content-Type"),
+                metadata: S3Client.metadata(response), versionID: version)
         }
     }
 
     // MARK: HeadObject
 
     /// ETag, content type and size, or nil when there is no such key.
-    package func head(_ key: String, deadline: Deadline) throws(AWSError) -> (etag: String, contentType: String?, size: Int)? {
-        try run([checkKey(key).map { OperationRequest(method: "HEAD", path: path(for: key), accept: [404]) }], deadline: deadline) {
+    package func head(
+        _ key: String, deadline: Deadline
+    ) throws(AWSError) -> (etag: String, contentType: String?, size: Int)? {
+        try run(
+            [checkKey(key).map { OperationRequest(method: "HEAD", path: path(for: key), accept: [404]) }],
+            deadline: deadline
+        ) {
             response throws(AWSError) -> (etag: String, contentType: String?, size: Int)? in
             // A HEAD answer has no body, so a missing bucket cannot be told from a missing key.
             if response.status == 404 { return nil }
             guard response.status == 200 else { throw S3Client.unexpected(response) }
-            return (response.header("ETag") ?? "", response.header("Content-Type"), Int(response.header("Content-Length") ?? "") ?? 0)
+            return (
+                response.header("ETag") ?? "", response.header("Content-Type"),
+                Int(response.header("Content-Length") ?? "") ?? 0
+            )
         }[0].get()
     }
 
@@ -92,7 +105,10 @@ public final class S3Client {
     }
 
     func preparePut(_ put: S3Put) -> PreparedCall<S3PutOutcome> {
-        PreparedCall(transport: transport, request: checkKey(put.key).flatMap { _ in S3Client.putRequest(put, path: path(for: put.key)) }) {
+        PreparedCall(
+            transport: transport,
+            request: checkKey(put.key).flatMap { _ in S3Client.putRequest(put, path: path(for: put.key)) }
+        ) {
             response throws(AWSError) -> S3PutOutcome in
             switch response.status {
             case 200:
@@ -114,7 +130,9 @@ public final class S3Client {
 
     /// Deletes the key; deleting a missing key succeeds (S3 answers 204 either way).
     @discardableResult
-    package func delete(_ key: String, condition: S3DeleteCondition = .none, deadline: Deadline) throws(AWSError) -> S3DeleteOutcome {
+    package func delete(
+        _ key: String, condition: S3DeleteCondition = .none, deadline: Deadline
+    ) throws(AWSError) -> S3DeleteOutcome {
         try PreparedCall.run([prepareDelete(key, condition: condition)], deadline: deadline)[0].get()
     }
 
@@ -130,9 +148,15 @@ public final class S3Client {
             accept.insert(412)
         }
         let request = checkKey(key).flatMap { _ -> Result<OperationRequest, AWSError> in
-            if case .version(let id) = condition, id.isEmpty || !S3Client.isHeaderValue(id) { return .failure(.invalid("version id is not printable")) }
-            if case .ifMatch(let etag) = condition, etag.isEmpty || !S3Client.isHeaderValue(etag) { return .failure(.invalid("ETag is not a printable header value")) }
-            return .success(OperationRequest(method: "DELETE", path: path(for: key), query: query, headers: headers, accept: accept))
+            if case .version(let id) = condition, id.isEmpty || !S3Client.isHeaderValue(id) {
+                return .failure(.invalid("version id is not printable"))
+            }
+            if case .ifMatch(let etag) = condition, etag.isEmpty || !S3Client.isHeaderValue(etag) {
+                return .failure(.invalid("ETag is not a printable header value"))
+            }
+            return .success(
+                OperationRequest(method: "DELETE", path: path(for: key), query: query, headers: headers, accept: accept)
+            )
         }
         return PreparedCall(transport: transport, request: request) { response throws(AWSError) -> S3DeleteOutcome in
             switch response.status {
@@ -158,7 +182,9 @@ public final class S3Client {
         var keys: [String] = []
         var token: String?
         for _ in 0..<max(1, maxListPages) {
-            let page = try PreparedCall.run([prepareList(prefix: prefix, pageSize: pageSize, continuationToken: token)], deadline: deadline)[0].get()
+            let page = try PreparedCall.run(
+                [prepareList(prefix: prefix, pageSize: pageSize, continuationToken: token)], deadline: deadline)[0]
+                .get()
             keys += page.keys
             guard page.isTruncated else { return keys }
             token = page.continuationToken
@@ -167,8 +193,11 @@ public final class S3Client {
     }
 
     /// One page of ListObjectsV2 (at most `pageSize`, ≤ 1000, keys), for a batch.
-    func prepareList(prefix: String, pageSize: Int = 1000, continuationToken: String? = nil) -> PreparedCall<S3Listing> {
-        var query: [(name: String, value: String)] = [("list-type", "2"), ("encoding-type", "url"), ("max-keys", String(max(1, min(pageSize, 1000))))]
+    func prepareList(prefix: String, pageSize: Int = 1000, continuationToken: String? = nil) -> PreparedCall<S3Listing>
+    {
+        var query: [(name: String, value: String)] = [
+            ("list-type", "2"), ("encoding-type", "url"), ("max-keys", String(max(1, min(pageSize, 1000)))),
+        ]
         if !prefix.isEmpty { query.append(("prefix", prefix)) }
         if let continuationToken { query.append(("continuation-token", continuationToken)) }
         let listPath = pathPrefix.isEmpty ? "/" : pathPrefix + "/"
@@ -181,8 +210,11 @@ public final class S3Client {
             request = .success(OperationRequest(method: "GET", path: listPath, query: query))
         }
         return PreparedCall(transport: transport, request: request) { response throws(AWSError) -> S3Listing in
-            guard response.status == 200, let root = XMLReader.parse(response.body), root.name == "ListBucketResult" else {
-                throw AWSError(kind: .other, message: "ListObjectsV2 answer is not a ListBucketResult", requestID: response.header("x-amz-request-id"), status: response.status)
+            guard response.status == 200, let root = XMLReader.parse(response.body), root.name == "ListBucketResult"
+            else {
+                throw AWSError(
+                    kind: .other, message: "ListObjectsV2 answer is not a ListBucketResult",
+                    requestID: response.header("x-amz-request-id"), status: response.status)
             }
             let urlEncoded = root["EncodingType"] == "url"
             var keys: [String] = []
@@ -211,15 +243,18 @@ public final class S3Client {
     private func path(for key: String) -> String { pathPrefix + "/" + SigV4.encodePath(key) }
 
     /// Sends the valid requests together and interprets each answer; refused ones never go out.
-    private func run<T>(_ requests: [Result<OperationRequest, AWSError>], deadline: Deadline,
-                        interpret: @escaping (HTTPResponse) throws(AWSError) -> T) -> [Result<T, AWSError>] {
-        PreparedCall.run(requests.map { PreparedCall(transport: transport, request: $0, interpret: interpret) }, deadline: deadline)
+    private func run<T>(
+        _ requests: [Result<OperationRequest, AWSError>], deadline: Deadline,
+        interpret: @escaping (HTTPResponse) throws(AWSError) -> T
+    ) -> [Result<T, AWSError>] {
+        PreparedCall.run(
+            requests.map { PreparedCall(transport: transport, request: $0, interpret: interpret) }, deadline: deadline)
     }
 
     private static func missingKey(_ response: HTTPResponse) throws(AWSError) -> S3Object? {
         let error = ErrorClassifier.describe(response)
         if error.code == nil || error.code == "NoSuchKey" { return nil }
-        throw error // NoSuchBucket and the like are configuration problems, not absence
+        throw error  // NoSuchBucket and the like are configuration problems, not absence
     }
 
     private static func unexpected(_ response: HTTPResponse) -> AWSError {

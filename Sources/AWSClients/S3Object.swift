@@ -9,7 +9,9 @@ public struct S3Object: Sendable {
     /// sends no header, or `null`).
     public var versionID: String?
 
-    package init(body: [UInt8], etag: String, contentType: String?, metadata: [(String, String)] = [], versionID: String? = nil) {
+    package init(
+        body: [UInt8], etag: String, contentType: String?, metadata: [(String, String)] = [], versionID: String? = nil
+    ) {
         self.body = body
         self.etag = etag
         self.contentType = contentType

@@ -9,8 +9,11 @@ public struct S3Put: Sendable {
     /// Object tags (`x-amz-tagging`), e.g. for a lifecycle rule; keys and values `[A-Za-z0-9._-]`.
     package var tags: [(String, String)]
 
-    public init(key: String, body: [UInt8], contentType: String, condition: S3PutCondition = .none, metadata: [(String, String)] = [],
-                tags: [(String, String)] = []) {
+    public init(
+        key: String, body: [UInt8], contentType: String, condition: S3PutCondition = .none,
+        metadata: [(String, String)] = [],
+        tags: [(String, String)] = []
+    ) {
         self.key = key
         self.body = body
         self.contentType = contentType

@@ -12,7 +12,10 @@ public struct AssumeRoleRequest: Sendable {
     /// Session tags, in order.
     package var tags: [(String, String)]
 
-    public init(roleARN: String, sessionName: String, durationSeconds: Int, policy: String? = nil, sourceIdentity: String? = nil, tags: [(String, String)] = []) {
+    public init(
+        roleARN: String, sessionName: String, durationSeconds: Int, policy: String? = nil,
+        sourceIdentity: String? = nil, tags: [(String, String)] = []
+    ) {
         self.roleARN = roleARN
         self.sessionName = sessionName
         self.durationSeconds = durationSeconds
@@ -23,20 +26,26 @@ public struct AssumeRoleRequest: Sendable {
 
     /// STS's documented limits, checked before sending so a bad argument costs no round trip.
     func problem() -> String? {
-        guard roleARN.hasPrefix("arn:"), (20...2048).contains(roleARN.utf8.count), S3Client.isHeaderValue(roleARN) else { return "role ARN is malformed" }
+        guard roleARN.hasPrefix("arn:"), (20...2048).contains(roleARN.utf8.count), S3Client.isHeaderValue(roleARN)
+        else { return "role ARN is malformed" }
         guard (2...64).contains(sessionName.utf8.count), sessionName.utf8.allSatisfy(Self.isSessionNameByte) else {
             return "role session name must be 2-64 characters of [A-Za-z0-9_=,.@+-]"
         }
         guard (900...43_200).contains(durationSeconds) else { return "session duration must be 900-43200 seconds" }
-        if let policy { guard (1...10_240).contains(policy.utf8.count) else { return "session policy is empty or too long" } }
+        if let policy {
+            guard (1...10_240).contains(policy.utf8.count) else { return "session policy is empty or too long" }
+        }
         if let sourceIdentity {
-            guard (2...64).contains(sourceIdentity.utf8.count), sourceIdentity.utf8.allSatisfy(Self.isSessionNameByte) else {
+            guard (2...64).contains(sourceIdentity.utf8.count), sourceIdentity.utf8.allSatisfy(Self.isSessionNameByte)
+            else {
                 return "source identity must be 2-64 characters of [A-Za-z0-9_=,.@+-]"
             }
         }
         guard tags.count <= 50 else { return "at most 50 session tags" }
         for (key, value) in tags {
-            guard (1...128).contains(key.unicodeScalars.count), value.unicodeScalars.count <= 256 else { return "session tag key or value too long" }
+            guard (1...128).contains(key.unicodeScalars.count), value.unicodeScalars.count <= 256 else {
+                return "session tag key or value too long"
+            }
         }
         return nil
     }
@@ -50,8 +59,10 @@ public struct AssumeRoleRequest: Sendable {
 
     /// The form body, in STS's parameter names.
     var formParameters: [(name: String, value: String)] {
-        var p: [(name: String, value: String)] = [("Action", "AssumeRole"), ("Version", "2011-06-15"), ("RoleArn", roleARN),
-                                                  ("RoleSessionName", sessionName), ("DurationSeconds", String(durationSeconds))]
+        var p: [(name: String, value: String)] = [
+            ("Action", "AssumeRole"), ("Version", "2011-06-15"), ("RoleArn", roleARN),
+            ("RoleSessionName", sessionName), ("DurationSeconds", String(durationSeconds)),
+        ]
         if let policy { p.append(("Policy", policy)) }
         if let sourceIdentity { p.append(("SourceIdentity", sourceIdentity)) }
         for (n, (key, value)) in tags.enumerated() {
@@ -77,12 +88,16 @@ public struct TemporaryCredentials: Sendable, CustomStringConvertible, CustomDeb
         self.expiration = expiration
     }
 
-    public var description: String { "TemporaryCredentials(\(accessKeyID), expires \(expiration), secret and token redacted)" }
+    public var description: String {
+        "TemporaryCredentials(\(accessKeyID), expires \(expiration), secret and token redacted)"
+    }
     public var debugDescription: String { description }
     public var customMirror: Mirror { Mirror(self, children: ["accessKeyID": accessKeyID, "expiration": expiration]) }
 
     /// As credentials for another client (tests use this to act as the user).
-    package var awsCredentials: AWSCredentials { AWSCredentials(accessKeyID: accessKeyID, secretAccessKey: secretAccessKey, sessionToken: sessionToken) }
+    package var awsCredentials: AWSCredentials {
+        AWSCredentials(accessKeyID: accessKeyID, secretAccessKey: secretAccessKey, sessionToken: sessionToken)
+    }
 }
 
 /// STS over the Query API (form POST), signed with the function's credentials.
@@ -95,9 +110,10 @@ public final class STSClient {
     public init(http: HTTPClient, config: AWSConfig, retry: RetryPolicy = .init()) {
         let endpoint = config.stsEndpoint
         path = endpoint.basePath.isEmpty ? "/" : endpoint.basePath + "/"
-        transport = SignedTransport(http: http, credentials: config.credentials, service: "sts", region: config.region,
-                                    scheme: endpoint.scheme, hostHeader: endpoint.hostHeader, authority: endpoint.authority,
-                                    retry: retry, requestTimeoutCapMilliseconds: STSClient.defaultRequestTimeoutMilliseconds)
+        transport = SignedTransport(
+            http: http, credentials: config.credentials, service: "sts", region: config.region,
+            scheme: endpoint.scheme, hostHeader: endpoint.hostHeader, authority: endpoint.authority,
+            retry: retry, requestTimeoutCapMilliseconds: STSClient.defaultRequestTimeoutMilliseconds)
     }
 
     var requestTimeoutMilliseconds: Int {
@@ -125,18 +141,24 @@ public final class STSClient {
             request = .failure(.invalid(problem))
         } else {
             let body = Array(STSClient.formEncode(r.formParameters).utf8)
-            request = .success(OperationRequest(method: "POST", path: path,
-                                                headers: [("Content-Type", "application/x-www-form-urlencoded; charset=utf-8")], body: body))
+            request = .success(
+                OperationRequest(
+                    method: "POST", path: path,
+                    headers: [("Content-Type", "application/x-www-form-urlencoded; charset=utf-8")], body: body))
         }
-        return PreparedCall(transport: transport, request: request) { response throws(AWSError) -> TemporaryCredentials in
+        return PreparedCall(transport: transport, request: request) {
+            response throws(AWSError) -> TemporaryCredentials in
             guard let root = XMLReader.parse(response.body), root.name == "AssumeRoleResponse",
-                  let creds = root.path("AssumeRoleResult", "Credentials"),
-                  let id = creds["AccessKeyId"], let secret = creds["SecretAccessKey"], let token = creds["SessionToken"],
-                  let expiration = creds["Expiration"], !id.isEmpty, !secret.isEmpty, !token.isEmpty
+                let creds = root.path("AssumeRoleResult", "Credentials"),
+                let id = creds["AccessKeyId"], let secret = creds["SecretAccessKey"], let token = creds["SessionToken"],
+                let expiration = creds["Expiration"], !id.isEmpty, !secret.isEmpty, !token.isEmpty
             else {
-                throw AWSError(kind: .other, message: "AssumeRole answer has no credentials", requestID: response.header("x-amzn-RequestId"), status: response.status)
+                throw AWSError(
+                    kind: .other, message: "AssumeRole answer has no credentials",
+                    requestID: response.header("x-amzn-RequestId"), status: response.status)
             }
-            return TemporaryCredentials(accessKeyID: id, secretAccessKey: secret, sessionToken: token, expiration: expiration)
+            return TemporaryCredentials(
+                accessKeyID: id, secretAccessKey: secret, sessionToken: token, expiration: expiration)
         }
     }
 }
@@ -147,10 +169,13 @@ extension String {
         let b = Array(utf8)
         var i = 0
         while i < b.count {
-            if b[i] == UInt8(ascii: "%"), i + 2 < b.count, b[i + 1] == UInt8(ascii: "2"), b[i + 2] == UInt8(ascii: "0") {
-                out.append(UInt8(ascii: "+")); i += 3
+            if b[i] == UInt8(ascii: "%"), i + 2 < b.count, b[i + 1] == UInt8(ascii: "2"), b[i + 2] == UInt8(ascii: "0")
+            {
+                out.append(UInt8(ascii: "+"))
+                i += 3
             } else {
-                out.append(b[i]); i += 1
+                out.append(b[i])
+                i += 1
             }
         }
         return String(decoding: out, as: UTF8.self)

@@ -35,8 +35,10 @@ final class SignedTransport {
     /// Attempts sent since creation (tests and the bench read it).
     fileprivate(set) var attemptsSent = 0
 
-    init(http: HTTPClient, credentials: SigningCredentials, service: String, region: String, scheme: String,
-         hostHeader: String, authority: String, retry: RetryPolicy, requestTimeoutCapMilliseconds: Int) {
+    init(
+        http: HTTPClient, credentials: SigningCredentials, service: String, region: String, scheme: String,
+        hostHeader: String, authority: String, retry: RetryPolicy, requestTimeoutCapMilliseconds: Int
+    ) {
         self.http = http
         self.credentials = credentials
         self.retry = retry
@@ -59,16 +61,21 @@ final class SignedTransport {
     /// on the shared HTTPClient: each is signed by its own transport, and all share one retry loop
     /// (`HTTPClient.sendAll(_:retry:…)`, with the first transport's policy), so a mixed batch costs
     /// one network round, not one per service.
-    static func sendAll(_ items: [(transport: SignedTransport, request: OperationRequest)], deadline: Deadline) -> [Result<HTTPResponse, AWSError>] {
+    static func sendAll(
+        _ items: [(transport: SignedTransport, request: OperationRequest)], deadline: Deadline
+    ) -> [Result<HTTPResponse, AWSError>] {
         guard let lead = items.first?.transport else { return [] }
         return lead.http.sendAll(
-            items.count, retry: lead.retry, minimumAttemptMilliseconds: lead.minimumAttemptMilliseconds, deadline: deadline,
+            items.count, retry: lead.retry, minimumAttemptMilliseconds: lead.minimumAttemptMilliseconds,
+            deadline: deadline,
             requests: { pending, _ in
                 let now = Clock.nowMilliseconds()
                 return pending.map { i in
                     let (transport, request) = items[i]
                     transport.attemptsSent += 1
-                    return transport.build(request, dateMilliseconds: now, timeout: deadline.requestTimeout(cap: transport.requestTimeoutCapMilliseconds))
+                    return transport.build(
+                        request, dateMilliseconds: now,
+                        timeout: deadline.requestTimeout(cap: transport.requestTimeoutCapMilliseconds))
                 }
             },
             interpret: { i, answer, attempt -> RetryVerdict<Result<HTTPResponse, AWSError>, AWSError> in
@@ -80,12 +87,15 @@ final class SignedTransport {
                 case .retry(let error): return .retry(error)
                 }
             },
-            giveUp: { _, lastError, attempts, deadlineReached in .failure(exhausted(lastError, attempts: attempts, deadlineReached: deadlineReached)) })
+            giveUp: { _, lastError, attempts, deadlineReached in
+                .failure(exhausted(lastError, attempts: attempts, deadlineReached: deadlineReached))
+            })
     }
 
     private static func exhausted(_ last: AWSError?, attempts: Int, deadlineReached: Bool) -> AWSError {
         guard var error = last else {
-            return AWSError(kind: .unavailable, message: "deadline reached before the request could be sent", attempts: attempts)
+            return AWSError(
+                kind: .unavailable, message: "deadline reached before the request could be sent", attempts: attempts)
         }
         error.attempts = attempts
         if deadlineReached { error.message += " (no time left for another attempt)" }
@@ -93,10 +103,12 @@ final class SignedTransport {
     }
 
     fileprivate func build(_ r: OperationRequest, dateMilliseconds: Int64, timeout: Int) -> HTTPRequest {
-        let signable = SignableRequest(method: r.method, host: hostHeader, path: r.path, query: r.query, headers: r.headers, body: r.body)
+        let signable = SignableRequest(
+            method: r.method, host: hostHeader, path: r.path, query: r.query, headers: r.headers, body: r.body)
         let signed = signer.sign(signable, credentials: credentials, dateMilliseconds: dateMilliseconds)
         var url = scheme + "://" + authority + r.path
         if !signed.queryString.isEmpty { url += "?" + signed.queryString }
-        return HTTPRequest(method: r.method, url: url, headers: signed.headers, body: r.body, timeoutMilliseconds: timeout)
+        return HTTPRequest(
+            method: r.method, url: url, headers: signed.headers, body: r.body, timeoutMilliseconds: timeout)
     }
 }

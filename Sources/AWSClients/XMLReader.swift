@@ -57,7 +57,7 @@ enum XMLReader {
                 } else if has("<!--") {
                     guard skip(past: "-->") else { return false }
                 } else if has("<!") {
-                    return false // DOCTYPE and friends
+                    return false  // DOCTYPE and friends
                 } else {
                     return true
                 }
@@ -80,7 +80,10 @@ enum XMLReader {
                     i += 2
                     return node
                 }
-                if b[i] == UInt8(ascii: ">") { i += 1; break }
+                if b[i] == UInt8(ascii: ">") {
+                    i += 1
+                    break
+                }
                 guard name() != nil else { return nil }
                 while i < b.count, isSpace(b[i]) { i += 1 }
                 guard i < b.count, b[i] == UInt8(ascii: "=") else { return nil }
@@ -89,7 +92,10 @@ enum XMLReader {
                 guard i < b.count, b[i] == UInt8(ascii: "\"") || b[i] == UInt8(ascii: "'") else { return nil }
                 let quote = b[i]
                 i += 1
-                while i < b.count, b[i] != quote { guard b[i] != UInt8(ascii: "<") else { return nil }; i += 1 }
+                while i < b.count, b[i] != quote {
+                    guard b[i] != UInt8(ascii: "<") else { return nil }
+                    i += 1
+                }
                 guard i < b.count else { return nil }
                 i += 1
             }
@@ -145,7 +151,11 @@ enum XMLReader {
             case "apos": return [UInt8(ascii: "'")]
             default:
                 var value: UInt32?
-                if body.hasPrefix("#x") { value = UInt32(body.dropFirst(2), radix: 16) } else if body.hasPrefix("#") { value = UInt32(body.dropFirst(1), radix: 10) }
+                if body.hasPrefix("#x") {
+                    value = UInt32(body.dropFirst(2), radix: 16)
+                } else if body.hasPrefix("#") {
+                    value = UInt32(body.dropFirst(1), radix: 10)
+                }
                 guard let v = value, v != 0, let scalar = Unicode.Scalar(v) else { return nil }
                 return Array(String(Character(scalar)).utf8)
             }
@@ -153,8 +163,11 @@ enum XMLReader {
 
         mutating func name() -> String? {
             let start = i
-            while i < b.count, !isSpace(b[i]), b[i] != UInt8(ascii: ">"), b[i] != UInt8(ascii: "/"), b[i] != UInt8(ascii: "="),
-                  b[i] != UInt8(ascii: "<"), b[i] != UInt8(ascii: "&"), b[i] != UInt8(ascii: "\""), b[i] != UInt8(ascii: "'") { i += 1 }
+            while i < b.count, !isSpace(b[i]), b[i] != UInt8(ascii: ">"), b[i] != UInt8(ascii: "/"),
+                b[i] != UInt8(ascii: "="),
+                b[i] != UInt8(ascii: "<"), b[i] != UInt8(ascii: "&"), b[i] != UInt8(ascii: "\""),
+                b[i] != UInt8(ascii: "'")
+            { i += 1 }
             guard i > start, i - start <= 256 else { return nil }
             return String(decoding: b[start..<i], as: UTF8.self)
         }
@@ -176,13 +189,18 @@ enum XMLReader {
         /// Moves `i` just past the next occurrence of `literal`; false when there is none.
         mutating func skip(past literal: StaticString) -> Bool {
             while i < b.count {
-                if has(literal) { i += literal.utf8CodeUnitCount; return true }
+                if has(literal) {
+                    i += literal.utf8CodeUnitCount
+                    return true
+                }
                 i += 1
             }
             return false
         }
 
         // XML's `S` production: space, tab, LF, CR (not `\v`/`\f`, which `ASCII.isSpace` also takes).
-        func isSpace(_ c: UInt8) -> Bool { c == UInt8(ascii: " ") || c == UInt8(ascii: "\t") || c == UInt8(ascii: "\n") || c == UInt8(ascii: "\r") }
+        func isSpace(_ c: UInt8) -> Bool {
+            c == UInt8(ascii: " ") || c == UInt8(ascii: "\t") || c == UInt8(ascii: "\n") || c == UInt8(ascii: "\r")
+        }
     }
 }

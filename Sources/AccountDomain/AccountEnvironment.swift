@@ -11,14 +11,18 @@ struct AccountEnvironment: Sendable {
     /// Waits this many milliseconds (after a lost conditional write, so racing writers spread out).
     var pause: @Sendable (Int) -> Void
 
-    init(now: @escaping @Sendable () -> Int64, randomBytes: @escaping @Sendable (Int) -> [UInt8], pause: @escaping @Sendable (Int) -> Void) {
+    init(
+        now: @escaping @Sendable () -> Int64, randomBytes: @escaping @Sendable (Int) -> [UInt8],
+        pause: @escaping @Sendable (Int) -> Void
+    ) {
         self.now = now
         self.randomBytes = randomBytes
         self.pause = pause
     }
 
-    static let live = AccountEnvironment(now: { Clock.nowMilliseconds() }, randomBytes: { SecureRandom.bytes($0) },
-                                                pause: { Clock.sleep(milliseconds: $0) })
+    static let live = AccountEnvironment(
+        now: { Clock.nowMilliseconds() }, randomBytes: { SecureRandom.bytes($0) },
+        pause: { Clock.sleep(milliseconds: $0) })
 
     /// A lowercase RFC 4122 version-4 UUID.
     func uuid() -> String {

@@ -17,7 +17,9 @@ extension AccountService {
     /// identity must still be linked, and with `recent` its original sign-in must be within
     /// RECENT_AUTH_SECONDS. Reads the record, the account and `alsoRead` in one round; the token
     /// is not rotated.
-    func authenticate(_ text: String, recent: Bool, alsoRead: [String] = [], deadline: Deadline) throws(AccountError) -> AuthenticatedSession {
+    func authenticate(
+        _ text: String, recent: Bool, alsoRead: [String] = [], deadline: Deadline
+    ) throws(AccountError) -> AuthenticatedSession {
         let token = try parseToken(text)
         let uuid = token.serviceUserID
         var round = Round()
@@ -25,7 +27,9 @@ extension AccountService {
         let profileSlot = round.get(AccountKeys.profile(uuid)), providersSlot = round.get(AccountKeys.providers(uuid))
         let extraSlots = alsoRead.map { round.get($0) }
         let answers = backend.run(round, deadline: deadline)
-        guard let (record, etag) = try session(answers.value(sessionSlot), token) else { throw .sessionInvalid(reason: "unknown") }
+        guard let (record, etag) = try session(answers.value(sessionSlot), token) else {
+            throw .sessionInvalid(reason: "unknown")
+        }
         let now = environment.now()
         switch record.classify(tokenHash: token.hash, nowMs: now, graceSeconds: settings.refreshReuseGraceSeconds) {
         case .current: break
@@ -34,10 +38,15 @@ extension AccountService {
             throw .sessionInvalid(reason: "reuse")
         case let other: throw .sessionInvalid(reason: "\(other)")
         }
-        guard let account = try account(uuid: uuid, profile: answers.value(profileSlot), providers: answers.value(providersSlot)) else {
+        guard
+            let account = try account(
+                uuid: uuid, profile: answers.value(profileSlot), providers: answers.value(providersSlot))
+        else {
             throw .sessionInvalid(reason: "the account is incomplete; sign in again to complete it")
         }
-        guard account.providers.lists(record.identity) else { throw .sessionInvalid(reason: "its identity was unlinked") }
+        guard account.providers.lists(record.identity) else {
+            throw .sessionInvalid(reason: "its identity was unlinked")
+        }
         if recent && now - record.signInAtMs > settings.recentAuthSeconds * 1000 { throw .reauthenticationRequired }
         var extra: [S3Object?] = []
         for slot in extraSlots { extra.append(try answers.value(slot)) }

@@ -15,16 +15,22 @@ extension AccountService {
     func mapping(_ object: S3Object?, key: String) throws(AccountError) -> IdentityMapping? {
         guard let object else { return nil }
         let text = String(decoding: object.body, as: UTF8.self)
-        guard AccountKeys.isCanonicalUUID(text) else { throw .corruptDocument(key: key, reason: "identity file does not hold a UUID") }
+        guard AccountKeys.isCanonicalUUID(text) else {
+            throw .corruptDocument(key: key, reason: "identity file does not hold a UUID")
+        }
         let linkID = object.metadata(AccountKeys.linkIDMetadata)
-        if let linkID, !AccountKeys.isHexID(linkID) { throw .corruptDocument(key: key, reason: "identity file has a malformed link id") }
+        if let linkID, !AccountKeys.isHexID(linkID) {
+            throw .corruptDocument(key: key, reason: "identity file has a malformed link id")
+        }
         return IdentityMapping(uuid: text, linkID: linkID, object: object)
     }
 
     /// Creates the identity file (`If-None-Match: *`, never overwritten): the UUID as text, the
     /// link id as metadata.
     func identityPut(_ key: String, uuid: String, linkID: String) -> S3Put {
-        S3Put(key: key, body: Array(uuid.utf8), contentType: "text/plain", condition: .ifNoneMatch, metadata: [(AccountKeys.linkIDMetadata, linkID)])
+        S3Put(
+            key: key, body: Array(uuid.utf8), contentType: "text/plain", condition: .ifNoneMatch,
+            metadata: [(AccountKeys.linkIDMetadata, linkID)])
     }
 
     /// Deletes exactly the identity file that was read, never a newer one under the same key: by

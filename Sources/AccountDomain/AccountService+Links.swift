@@ -6,14 +6,16 @@ import TokenVerification
 /// entries that keep identity files and providers.json in agreement.
 extension AccountService {
     /// Link: claim the provider slot (pending) → identity file (commit) → activate.
-    public func link(token: String, identity: VerifiedIdentity, deadline: Deadline) throws(AccountError) -> LinkOutcome {
+    public func link(token: String, identity: VerifiedIdentity, deadline: Deadline) throws(AccountError) -> LinkOutcome
+    {
         let key = AccountKeys.identity(identity.provider, identity.subject)
         let auth = try authenticate(token, recent: true, alsoRead: [key], deadline: deadline)
         let uuid = auth.token.serviceUserID
         var account = auth.account
         if let existing = try mapping(auth.extra[0], key: key) {
             guard existing.uuid == uuid else { throw .providerAlreadyLinked }
-            if account.providers.state(of: identity.provider, id: identity.subject, linkID: existing.linkID) == .active {
+            if account.providers.state(of: identity.provider, id: identity.subject, linkID: existing.linkID) == .active
+            {
                 return LinkOutcome(status: .alreadyLinked, account: account)
             }
             // providers.json was read in the same round as the file, so it may be older than the
@@ -41,7 +43,8 @@ extension AccountService {
         let now = environment.now()
         var linkID = environment.hexID()
         var alreadyListed = false
-        account = try updateProviders(account, deadline: deadline) { (doc: inout ProvidersDocument) throws(AccountError) -> Bool in
+        account = try updateProviders(account, deadline: deadline) {
+            (doc: inout ProvidersDocument) throws(AccountError) -> Bool in
             alreadyListed = false
             if doc.index(of: identity.provider, id: identity.subject) != nil {
                 alreadyListed = true
@@ -53,7 +56,7 @@ extension AccountService {
                 linkID = claim.linkID
                 return false
             }
-            doc.pending.removeAll { $0.type == identity.provider } // abandoned claims
+            doc.pending.removeAll { $0.type == identity.provider }  // abandoned claims
             doc.pending.append(PendingLink(type: identity.provider, id: identity.subject, linkID: linkID, sinceMs: now))
             return true
         }
@@ -67,7 +70,8 @@ extension AccountService {
             guard let winner, winner.uuid == uuid, winner.linkID == linkID else {
                 // Another account took the identity (or it changed under us): give the slot back.
                 _ = try? cancelClaim(account, identity, linkID: linkID, deadline: deadline)
-                throw winner.map { $0.uuid == uuid } == false ? .providerAlreadyLinked : .conflict("the identity file changed during link")
+                throw winner.map { $0.uuid == uuid } == false
+                    ? .providerAlreadyLinked : .conflict("the identity file changed during link")
             }
         }
 
@@ -76,7 +80,9 @@ extension AccountService {
         guard let linked = try completeLink(account, m, identity, deadline: deadline) else {
             // The claim was abandoned and taken over meanwhile (this link outlived the claim's
             // lifetime): remove the file this link wrote.
-            if let mine = try mapping(backend.get(key, deadline: deadline), key: key), mine.uuid == uuid, mine.linkID == linkID {
+            if let mine = try mapping(backend.get(key, deadline: deadline), key: key), mine.uuid == uuid,
+                mine.linkID == linkID
+            {
                 _ = try backend.delete(key, identityDelete(mine), deadline: deadline)
             }
             throw .conflict("the link took too long; retry")
@@ -85,8 +91,11 @@ extension AccountService {
     }
 
     /// Gives back a claim whose identity file was never written by this link.
-    func cancelClaim(_ account: Account, _ identity: VerifiedIdentity, linkID: String, deadline: Deadline) throws(AccountError) -> Account {
-        try updateProviders(account, deadline: deadline) { (doc: inout ProvidersDocument) throws(AccountError) -> Bool in
+    func cancelClaim(
+        _ account: Account, _ identity: VerifiedIdentity, linkID: String, deadline: Deadline
+    ) throws(AccountError) -> Account {
+        try updateProviders(account, deadline: deadline) {
+            (doc: inout ProvidersDocument) throws(AccountError) -> Bool in
             guard doc.pending.contains(where: { $0.linkID == linkID }) else { return false }
             doc.pending.removeAll { $0.linkID == linkID }
             return true
@@ -95,12 +104,15 @@ extension AccountService {
 
     /// Unlink: providers.json first (retire the entry; the commit point), then that identity file,
     /// and any leftover of an earlier unlink of the same provider.
-    public func unlink(token: String, provider: IdentityProvider, deadline: Deadline) throws(AccountError) -> LinkOutcome {
+    public func unlink(
+        token: String, provider: IdentityProvider, deadline: Deadline
+    ) throws(AccountError) -> LinkOutcome {
         let auth = try authenticate(token, recent: true, deadline: deadline)
         let uuid = auth.token.serviceUserID
         let now = environment.now()
         var committed = false
-        var account = try updateProviders(auth.account, deadline: deadline) { (doc: inout ProvidersDocument) throws(AccountError) -> Bool in
+        var account = try updateProviders(auth.account, deadline: deadline) {
+            (doc: inout ProvidersDocument) throws(AccountError) -> Bool in
             committed = false
             if let i = doc.providers.firstIndex(where: { $0.type == provider }) {
                 guard doc.providers.count > 1 else { throw .lastProvider }
@@ -131,7 +143,8 @@ extension AccountService {
         var deleteSlots: [Round.Slot<S3DeleteOutcome>] = []
         for (link, slot) in zip(retired, slots) {
             let key = AccountKeys.identity(provider, link.id)
-            guard let file = try mapping(answers.value(slot), key: key), file.uuid == uuid, file.linkID == link.linkID else { continue }
+            guard let file = try mapping(answers.value(slot), key: key), file.uuid == uuid, file.linkID == link.linkID
+            else { continue }
             deleteSlots.append(deletes.delete(key, identityDelete(file)))
         }
         if !committed && deleteSlots.isEmpty { throw .providerNotLinked }

@@ -8,9 +8,11 @@ extension AccountService {
     public func listSessions(token: String, deadline: Deadline) throws(AccountError) -> [SessionSummary] {
         let auth = try authenticate(token, recent: false, deadline: deadline)
         return try liveSessions(auth, deadline: deadline).map { (record, _) in
-            SessionSummary(sessionID: record.sessionID, provider: record.identity.provider, device: record.device, signedInAtMs: record.signInAtMs,
-                           lastRefreshedAtMs: record.currentIssuedAtMs, expiresAtMs: record.expiresAtMs,
-                           isCurrent: record.sessionID == auth.token.sessionID)
+            SessionSummary(
+                sessionID: record.sessionID, provider: record.identity.provider, device: record.device,
+                signedInAtMs: record.signInAtMs,
+                lastRefreshedAtMs: record.currentIssuedAtMs, expiresAtMs: record.expiresAtMs,
+                isCurrent: record.sessionID == auth.token.sessionID)
         }.sorted { ($0.signedInAtMs, $0.sessionID) > ($1.signedInAtMs, $1.sessionID) }
     }
 
@@ -23,13 +25,16 @@ extension AccountService {
         for start in stride(from: 0, to: others.count, by: AccountService.sessionsPerRound) {
             let chunk = others[start..<min(start + AccountService.sessionsPerRound, others.count)]
             var round = Round()
-            let slots = chunk.map { round.put(sessionPut($0.0.revoked(reason: reason, nowMs: environment.now()), .ifMatch($0.1))) }
+            let slots = chunk.map {
+                round.put(sessionPut($0.0.revoked(reason: reason, nowMs: environment.now()), .ifMatch($0.1)))
+            }
             let answers = backend.run(round, deadline: deadline)
             for ((record, _), slot) in zip(chunk, slots) {
                 if case .stored = try answers.value(slot) {
                     count += 1
-                } else if try revokeSession(record.serviceUserID, record.sessionID, reason: reason, deadline: deadline) {
-                    count += 1 // it changed meanwhile (a refresh): revoke what it is now
+                } else if try revokeSession(record.serviceUserID, record.sessionID, reason: reason, deadline: deadline)
+                {
+                    count += 1  // it changed meanwhile (a refresh): revoke what it is now
                 }
             }
         }
@@ -42,18 +47,25 @@ extension AccountService {
     public func signOutSession(token: String, sessionID: String, deadline: Deadline) throws(AccountError) {
         let own = RefreshToken.parse(token)?.sessionID == sessionID
         let auth = try authenticate(token, recent: !own, deadline: deadline)
-        guard AccountKeys.isHexID(sessionID) else { return } // names no session: nothing changes
-        _ = try revokeSession(auth.token.serviceUserID, sessionID, reason: own ? "signed out" : "signed out by another session", deadline: deadline)
+        guard AccountKeys.isHexID(sessionID) else { return }  // names no session: nothing changes
+        _ = try revokeSession(
+            auth.token.serviceUserID, sessionID, reason: own ? "signed out" : "signed out by another session",
+            deadline: deadline)
     }
 
     /// Marks one session revoked (If-Match, re-read on a lost race). True when it was live.
-    func revokeSession(_ uuid: String, _ sessionID: String, reason: String, deadline: Deadline) throws(AccountError) -> Bool {
+    func revokeSession(
+        _ uuid: String, _ sessionID: String, reason: String, deadline: Deadline
+    ) throws(AccountError) -> Bool {
         let key = AccountKeys.session(uuid, sessionID)
         for _ in 0..<AccountService.maxConditionalAttempts {
             guard let object = try backend.get(key, deadline: deadline) else { return false }
             let record = try decodeDocument(object.body, key: key, SessionRecord.init(json:))
             guard record.serviceUserID == uuid, record.isLive(nowMs: environment.now()) else { return false }
-            if case .stored = try backend.put(sessionPut(record.revoked(reason: reason, nowMs: environment.now()), .ifMatch(object.etag)), deadline: deadline) {
+            if case .stored = try backend.put(
+                sessionPut(record.revoked(reason: reason, nowMs: environment.now()), .ifMatch(object.etag)),
+                deadline: deadline)
+            {
                 return true
             }
             pauseAfterLostRace()
@@ -63,12 +75,15 @@ extension AccountService {
 
     /// The account's live sessions (first page of up to 1,000 records, read `sessionsPerRound`
     /// at a time). Records that can never work again are deleted along the way, best effort.
-    func liveSessions(_ auth: AuthenticatedSession, deadline: Deadline) throws(AccountError) -> [(SessionRecord, String)] {
+    func liveSessions(
+        _ auth: AuthenticatedSession, deadline: Deadline
+    ) throws(AccountError) -> [(SessionRecord, String)] {
         let uuid = auth.token.serviceUserID
         var listing = Round()
         let page = listing.list(AccountKeys.sessionsPrefix(uuid))
         let keys = try backend.run(listing, deadline: deadline).value(page).keys.filter {
-            $0.hasSuffix(".json") && AccountKeys.isHexID(String($0.dropFirst(AccountKeys.sessionsPrefix(uuid).utf8.count).dropLast(5)))
+            $0.hasSuffix(".json")
+                && AccountKeys.isHexID(String($0.dropFirst(AccountKeys.sessionsPrefix(uuid).utf8.count).dropLast(5)))
         }
         let now = environment.now()
         var live: [(SessionRecord, String)] = []
@@ -81,7 +96,9 @@ extension AccountService {
             for (key, slot) in zip(chunk, slots) {
                 guard let object = try answers.value(slot) else { continue }
                 let record = try decodeDocument(object.body, key: key, SessionRecord.init(json:))
-                guard record.serviceUserID == uuid else { throw .corruptDocument(key: key, reason: "session names another account") }
+                guard record.serviceUserID == uuid else {
+                    throw .corruptDocument(key: key, reason: "session names another account")
+                }
                 let listed = auth.account.providers.lists(record.identity)
                 if record.isLive(nowMs: now) && listed {
                     live.append((record, object.etag))

@@ -13,16 +13,24 @@ extension AccountService {
         let sessionSlot = round.get(AccountKeys.session(uuid, token.sessionID))
         let profileSlot = round.get(AccountKeys.profile(uuid)), providersSlot = round.get(AccountKeys.providers(uuid))
         let answers = backend.run(round, deadline: deadline)
-        guard var (record, etag) = try session(answers.value(sessionSlot), token) else { throw .sessionInvalid(reason: "unknown") }
-        let account = try account(uuid: uuid, profile: answers.value(profileSlot), providers: answers.value(providersSlot))
+        guard var (record, etag) = try session(answers.value(sessionSlot), token) else {
+            throw .sessionInvalid(reason: "unknown")
+        }
+        let account = try account(
+            uuid: uuid, profile: answers.value(profileSlot), providers: answers.value(providersSlot))
         var credentials: TemporaryCredentials?
         for _ in 0..<AccountService.maxConditionalAttempts {
             let now = environment.now()
-            let presented = record.classify(tokenHash: token.hash, nowMs: now, graceSeconds: settings.refreshReuseGraceSeconds)
+            let presented = record.classify(
+                tokenHash: token.hash, nowMs: now, graceSeconds: settings.refreshReuseGraceSeconds)
             switch presented {
             case .current, .justRotated:
-                guard let account else { throw .sessionInvalid(reason: "the account is incomplete; sign in again to complete it") }
-                guard account.providers.lists(record.identity) else { throw .sessionInvalid(reason: "its identity was unlinked") }
+                guard let account else {
+                    throw .sessionInvalid(reason: "the account is incomplete; sign in again to complete it")
+                }
+                guard account.providers.lists(record.identity) else {
+                    throw .sessionInvalid(reason: "its identity was unlinked")
+                }
                 if credentials == nil {
                     var sts = Round()
                     let slot = sts.assumeRole(try assumeRoleRequest(uuid))
@@ -34,7 +42,10 @@ extension AccountService {
                     return RefreshOutcome(account: account, session: issued(credentials!, next, updated))
                 }
                 // Lost the race, or this write landed and its answer was lost: the record tells.
-                guard let fresh = try session(backend.get(AccountKeys.session(uuid, token.sessionID), deadline: deadline), token) else {
+                guard
+                    let fresh = try session(
+                        backend.get(AccountKeys.session(uuid, token.sessionID), deadline: deadline), token)
+                else {
                     throw .sessionInvalid(reason: "ended during refresh")
                 }
                 if fresh.0.currentHash == updated.currentHash {
@@ -57,15 +68,18 @@ extension AccountService {
     public func signOut(token text: String, deadline: Deadline) throws(AccountError) {
         let token = try parseToken(text)
         for _ in 0..<AccountService.maxConditionalAttempts {
-            guard let (record, etag) = try loadSession(token, deadline: deadline) else { throw .sessionInvalid(reason: "unknown") }
-            let presented = record.classify(tokenHash: token.hash, nowMs: environment.now(), graceSeconds: settings.refreshReuseGraceSeconds)
+            guard let (record, etag) = try loadSession(token, deadline: deadline) else {
+                throw .sessionInvalid(reason: "unknown")
+            }
+            let presented = record.classify(
+                tokenHash: token.hash, nowMs: environment.now(), graceSeconds: settings.refreshReuseGraceSeconds)
             switch presented {
             case .revoked, .expired:
                 return
             case .current, .justRotated:
                 let put = sessionPut(record.revoked(reason: "signed out", nowMs: environment.now()), .ifMatch(etag))
                 if case .stored = try backend.put(put, deadline: deadline) { return }
-                pauseAfterLostRace() // re-read: a lost answer shows as revoked
+                pauseAfterLostRace()  // re-read: a lost answer shows as revoked
             case .reused:
                 try revoke(record, etag: etag, token: token, reason: "refresh token reuse", deadline: deadline)
                 throw .sessionInvalid(reason: "reuse")
@@ -77,11 +91,15 @@ extension AccountService {
     }
 
     /// Marks the session revoked, whatever it has become meanwhile (reuse ends it for good).
-    func revoke(_ record: SessionRecord, etag: String, token: RefreshToken, reason: String, deadline: Deadline) throws(AccountError) {
+    func revoke(
+        _ record: SessionRecord, etag: String, token: RefreshToken, reason: String, deadline: Deadline
+    ) throws(AccountError) {
         var record = record, etag = etag
         for _ in 0..<AccountService.maxConditionalAttempts {
             if record.isRevoked { return }
-            if case .stored = try backend.put(sessionPut(record.revoked(reason: reason, nowMs: environment.now()), .ifMatch(etag)), deadline: deadline) {
+            if case .stored = try backend.put(
+                sessionPut(record.revoked(reason: reason, nowMs: environment.now()), .ifMatch(etag)), deadline: deadline
+            ) {
                 return
             }
             guard let fresh = try loadSession(token, deadline: deadline) else { return }

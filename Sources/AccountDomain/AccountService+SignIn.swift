@@ -11,9 +11,13 @@ extension AccountService {
         case stale
     }
 
-    public func signIn(identity: VerifiedIdentity, intent: SignInIntent, fullName: String?, device: String? = nil,
-                       deadline: Deadline) throws(AccountError) -> SignInOutcome {
-        guard AccountKeys.isValidProviderID(identity.subject) else { throw .internalError("provider subject failed validation") }
+    public func signIn(
+        identity: VerifiedIdentity, intent: SignInIntent, fullName: String?, device: String? = nil,
+        deadline: Deadline
+    ) throws(AccountError) -> SignInOutcome {
+        guard AccountKeys.isValidProviderID(identity.subject) else {
+            throw .internalError("provider subject failed validation")
+        }
         let key = AccountKeys.identity(identity.provider, identity.subject)
         // A stale identity file is removed once and the sign-in starts over as if there had been none.
         for _ in 0..<2 {
@@ -30,11 +34,15 @@ extension AccountService {
                     guard let winner = try mapping(backend.get(key, deadline: deadline), key: key) else {
                         throw .conflict("identity file changed during sign-up")
                     }
-                    if winner.uuid == fresh.uuid { return try signUp(winner, identity, fullName: fullName, device: device, deadline: deadline) }
+                    if winner.uuid == fresh.uuid {
+                        return try signUp(winner, identity, fullName: fullName, device: device, deadline: deadline)
+                    }
                     found = winner
                 }
             }
-            switch try signInExisting(found!, key: key, identity, intent: intent, fullName: fullName, device: device, deadline: deadline) {
+            switch try signInExisting(
+                found!, key: key, identity, intent: intent, fullName: fullName, device: device, deadline: deadline)
+            {
             case .signedIn(let outcome): return outcome
             case .stale: if intent == .signin { throw .accountNotFound }
             }
@@ -43,11 +51,17 @@ extension AccountService {
     }
 
     /// A new account: markers, profile, providers, the session and the credentials in one round.
-    func signUp(_ m: IdentityMapping, _ identity: VerifiedIdentity, fullName: String?, device: String?, deadline: Deadline) throws(AccountError) -> SignInOutcome {
+    func signUp(
+        _ m: IdentityMapping, _ identity: VerifiedIdentity, fullName: String?, device: String?, deadline: Deadline
+    ) throws(AccountError) -> SignInOutcome {
         let now = environment.now()
         let (token, record) = newSession(m, identity, device: device, nowMs: now)
-        let profile = Profile.new(uuid: m.uuid, displayName: displayName(identity, fullName), email: identity.email, provider: identity.provider, nowMs: now)
-        let providers = ProvidersDocument(primaryProvider: identity.provider, providers: [newLink(identity, linkID: m.linkID, nowMs: now, primary: true)])
+        let profile = Profile.new(
+            uuid: m.uuid, displayName: displayName(identity, fullName), email: identity.email,
+            provider: identity.provider, nowMs: now)
+        let providers = ProvidersDocument(
+            primaryProvider: identity.provider,
+            providers: [newLink(identity, linkID: m.linkID, nowMs: now, primary: true)])
         var round = Round()
         let markers = AccountKeys.markers(m.uuid).map { round.put(marker($0)) }
         let profileSlot = round.put(jsonPut(AccountKeys.profile(m.uuid), profile.json, .ifNoneMatch))
@@ -57,37 +71,44 @@ extension AccountService {
         let answers = backend.run(round, deadline: deadline)
         for slot in markers { _ = try answers.value(slot) }
         let profileOutcome = try answers.value(profileSlot), providersOutcome = try answers.value(providersSlot)
-        _ = try answers.value(sessionSlot) // a fresh 128-bit id: a 412 can only be this write's own lost answer
+        _ = try answers.value(sessionSlot)  // a fresh 128-bit id: a 412 can only be this write's own lost answer
         let credentials = try answers.value(credentialsSlot)
         let account: Account
         if case .stored(let pe) = profileOutcome, case .stored(let ve) = providersOutcome {
             account = Account(profile: profile, profileETag: pe, providers: providers, providersETag: ve)
         } else {
             let docs = try readAccount(m.uuid, deadline: deadline)
-            account = try complete(m, identity, fullName: fullName, profile: docs.profile, providers: docs.providers, deadline: deadline)
+            account = try complete(
+                m, identity, fullName: fullName, profile: docs.profile, providers: docs.providers, deadline: deadline)
         }
         return SignInOutcome(isNewUser: true, account: account, session: issued(credentials, token, record))
     }
 
-    func signInExisting(_ m: IdentityMapping, key: String, _ identity: VerifiedIdentity, intent: SignInIntent, fullName: String?, device: String?,
-                        deadline: Deadline) throws(AccountError) -> ExistingSignIn {
+    func signInExisting(
+        _ m: IdentityMapping, key: String, _ identity: VerifiedIdentity, intent: SignInIntent, fullName: String?,
+        device: String?,
+        deadline: Deadline
+    ) throws(AccountError) -> ExistingSignIn {
         if intent == .signup {
             // Nothing is written for ACCOUNT_ALREADY_EXISTS: look before issuing anything.
             let docs = try readAccount(m.uuid, deadline: deadline)
             if let existing = try account(uuid: m.uuid, profile: docs.profile, providers: docs.providers) {
-                guard existing.providers.state(of: identity.provider, id: identity.subject, linkID: m.linkID) == .stale else {
+                guard existing.providers.state(of: identity.provider, id: identity.subject, linkID: m.linkID) == .stale
+                else {
                     throw .accountAlreadyExists
                 }
                 try discard(m, key: key, session: nil, deadline: deadline)
                 return .stale
             }
-            _ = try complete(m, identity, fullName: fullName, profile: docs.profile, providers: docs.providers, deadline: deadline)
+            _ = try complete(
+                m, identity, fullName: fullName, profile: docs.profile, providers: docs.providers, deadline: deadline)
         }
         // One round for both documents, the new session and the credentials.
         let now = environment.now()
         let (token, record) = newSession(m, identity, device: device, nowMs: now)
         var round = Round()
-        let profileSlot = round.get(AccountKeys.profile(m.uuid)), providersSlot = round.get(AccountKeys.providers(m.uuid))
+        let profileSlot = round.get(AccountKeys.profile(m.uuid)),
+            providersSlot = round.get(AccountKeys.providers(m.uuid))
         let sessionSlot = round.put(sessionPut(record, .ifNoneMatch))
         let credentialsSlot = round.assumeRole(try assumeRoleRequest(m.uuid))
         let answers = backend.run(round, deadline: deadline)
@@ -115,39 +136,51 @@ extension AccountService {
             try discard(m, key: key, session: record, deadline: deadline)
             return .stale
         }
-        return .signedIn(SignInOutcome(isNewUser: isNewUser, account: acct, session: issued(credentials, token, record)))
+        return .signedIn(
+            SignInOutcome(isNewUser: isNewUser, account: acct, session: issued(credentials, token, record)))
     }
 
-    func newSession(_ m: IdentityMapping, _ identity: VerifiedIdentity, device: String?, nowMs: Int64) -> (RefreshToken, SessionRecord) {
+    func newSession(
+        _ m: IdentityMapping, _ identity: VerifiedIdentity, device: String?, nowMs: Int64
+    ) -> (RefreshToken, SessionRecord) {
         let token = newToken(m.uuid, sessionID: environment.hexID())
-        let record = SessionRecord.new(token: token, identity: SessionIdentity(provider: identity.provider, subject: identity.subject, linkID: m.linkID),
-                                       device: device, nowMs: nowMs, ttlSeconds: settings.refreshTokenTTLSeconds)
+        let record = SessionRecord.new(
+            token: token,
+            identity: SessionIdentity(provider: identity.provider, subject: identity.subject, linkID: m.linkID),
+            device: device, nowMs: nowMs, ttlSeconds: settings.refreshTokenTTLSeconds)
         return (token, record)
     }
 
     func newLink(_ identity: VerifiedIdentity, linkID: String?, nowMs: Int64, primary: Bool) -> ProviderLink {
         let now = ISO8601.format(milliseconds: nowMs)
-        return ProviderLink(type: identity.provider, id: identity.subject, email: identity.email, displayName: identity.name,
-                            linkedAt: now, lastUsed: now, isPrimary: primary, linkID: linkID)
+        return ProviderLink(
+            type: identity.provider, id: identity.subject, email: identity.email, displayName: identity.name,
+            linkedAt: now, lastUsed: now, isPrimary: primary, linkID: linkID)
     }
 
     /// Writes whatever of a half-made account is missing (markers, profile, providers), each
     /// only-if-absent, and returns the account as stored.
-    func complete(_ m: IdentityMapping, _ identity: VerifiedIdentity, fullName: String?, profile: S3Object?, providers: S3Object?,
-                  deadline: Deadline) throws(AccountError) -> Account {
+    func complete(
+        _ m: IdentityMapping, _ identity: VerifiedIdentity, fullName: String?, profile: S3Object?, providers: S3Object?,
+        deadline: Deadline
+    ) throws(AccountError) -> Account {
         let now = environment.now()
         var round = Round()
         var slots = AccountKeys.markers(m.uuid).map { round.put(marker($0)) }
         if profile == nil {
-            let p = Profile.new(uuid: m.uuid, displayName: displayName(identity, fullName), email: identity.email, provider: identity.provider, nowMs: now)
+            let p = Profile.new(
+                uuid: m.uuid, displayName: displayName(identity, fullName), email: identity.email,
+                provider: identity.provider, nowMs: now)
             slots.append(round.put(jsonPut(AccountKeys.profile(m.uuid), p.json, .ifNoneMatch)))
         }
         if providers == nil {
-            let v = ProvidersDocument(primaryProvider: identity.provider, providers: [newLink(identity, linkID: m.linkID, nowMs: now, primary: true)])
+            let v = ProvidersDocument(
+                primaryProvider: identity.provider,
+                providers: [newLink(identity, linkID: m.linkID, nowMs: now, primary: true)])
             slots.append(round.put(jsonPut(AccountKeys.providers(m.uuid), v.json, .ifNoneMatch)))
         }
         let answers = backend.run(round, deadline: deadline)
-        for slot in slots { _ = try answers.value(slot) } // 412: someone else completed it
+        for slot in slots { _ = try answers.value(slot) }  // 412: someone else completed it
         let docs = try readAccount(m.uuid, deadline: deadline)
         guard let account = try account(uuid: m.uuid, profile: docs.profile, providers: docs.providers) else {
             throw .conflict("the account's documents disappeared while completing it")
@@ -157,15 +190,19 @@ extension AccountService {
 
     /// Lists an identity whose file names a pending link (its link stopped, or is still under way,
     /// between the file and the listing) or predates link ids. Nil when it turns out stale.
-    func completeLink(_ account: Account, _ m: IdentityMapping, _ identity: VerifiedIdentity, deadline: Deadline) throws(AccountError) -> Account? {
+    func completeLink(
+        _ account: Account, _ m: IdentityMapping, _ identity: VerifiedIdentity, deadline: Deadline
+    ) throws(AccountError) -> Account? {
         let now = environment.now()
         var stale = false
-        let updated = try updateProviders(account, deadline: deadline) { (doc: inout ProvidersDocument) throws(AccountError) -> Bool in
+        let updated = try updateProviders(account, deadline: deadline) {
+            (doc: inout ProvidersDocument) throws(AccountError) -> Bool in
             stale = false
             switch doc.state(of: identity.provider, id: identity.subject, linkID: m.linkID) {
             case .active: return false
             case .pending:
-                guard doc.activate(linkID: m.linkID!, nowMs: now, email: identity.email, displayName: identity.name) else {
+                guard doc.activate(linkID: m.linkID!, nowMs: now, email: identity.email, displayName: identity.name)
+                else {
                     stale = true
                     return false
                 }
@@ -195,8 +232,11 @@ extension AccountService {
         }
         guard needsWrite(account.providers) else { return account }
         do throws(AccountError) {
-            return try updateProviders(account, deadline: deadline) { (doc: inout ProvidersDocument) throws(AccountError) -> Bool in
-                guard needsWrite(doc), let i = doc.index(of: identity.provider, id: identity.subject) else { return false }
+            return try updateProviders(account, deadline: deadline) {
+                (doc: inout ProvidersDocument) throws(AccountError) -> Bool in
+                guard needsWrite(doc), let i = doc.index(of: identity.provider, id: identity.subject) else {
+                    return false
+                }
                 doc.providers[i].lastUsed = ISO8601.format(milliseconds: now)
                 if let e = identity.email { doc.providers[i].email = e }
                 return true

@@ -57,18 +57,22 @@ public final class AccountService {
         } catch {
             throw .internalError("session policy: \(error)")
         }
-        return AssumeRoleRequest(roleARN: settings.userRoleARN, sessionName: "user-\(uuid)", durationSeconds: settings.credentialsDurationSeconds,
-                                 policy: policy, sourceIdentity: nil, tags: [])
+        return AssumeRoleRequest(
+            roleARN: settings.userRoleARN, sessionName: "user-\(uuid)",
+            durationSeconds: settings.credentialsDurationSeconds,
+            policy: policy, sourceIdentity: nil, tags: [])
     }
 
     /// A new refresh token (its secret from the environment's CSPRNG).
     func newToken(_ uuid: String, sessionID: String) -> RefreshToken {
-        RefreshToken.issue(serviceUserID: uuid, sessionID: sessionID, secret: environment.randomBytes(RefreshToken.secretBytes))
+        RefreshToken.issue(
+            serviceUserID: uuid, sessionID: sessionID, secret: environment.randomBytes(RefreshToken.secretBytes))
     }
 
     func issued(_ credentials: TemporaryCredentials, _ token: RefreshToken, _ record: SessionRecord) -> IssuedSession {
-        IssuedSession(credentials: credentials, refreshToken: token, refreshTokenExpiresAtMs: record.expiresAtMs,
-                      storagePrefix: AccountKeys.userPrefix(token.serviceUserID))
+        IssuedSession(
+            credentials: credentials, refreshToken: token, refreshTokenExpiresAtMs: record.expiresAtMs,
+            storagePrefix: AccountKeys.userPrefix(token.serviceUserID))
     }
 
     func jsonPut(_ key: String, _ value: JSONValue, _ condition: S3PutCondition) -> S3Put {
@@ -77,8 +81,10 @@ public final class AccountService {
 
     /// Session records carry a tag that the template's lifecycle rule expires them by.
     func sessionPut(_ record: SessionRecord, _ condition: S3PutCondition) -> S3Put {
-        S3Put(key: AccountKeys.session(record.serviceUserID, record.sessionID), body: record.json.serialized(), contentType: "application/json",
-              condition: condition, tags: [AccountService.sessionTag])
+        S3Put(
+            key: AccountKeys.session(record.serviceUserID, record.sessionID), body: record.json.serialized(),
+            contentType: "application/json",
+            condition: condition, tags: [AccountService.sessionTag])
     }
 
     /// `record=session`: the template's lifecycle rule deletes records with this tag some time
@@ -97,4 +103,3 @@ public final class AccountService {
         return "User"
     }
 }
-

@@ -8,9 +8,10 @@ public struct AccountSettings: Sendable {
     package var recentAuthSeconds: Int64
     package var refreshReuseGraceSeconds: Int64
 
-    public init(bucket: String, region: String, userRoleARN: String, credentialsDurationSeconds: Int = 3600,
-                refreshTokenTTLSeconds: Int64 = 2_592_000, recentAuthSeconds: Int64 = 600, refreshReuseGraceSeconds: Int64 = 30)
-    {
+    public init(
+        bucket: String, region: String, userRoleARN: String, credentialsDurationSeconds: Int = 3600,
+        refreshTokenTTLSeconds: Int64 = 2_592_000, recentAuthSeconds: Int64 = 600, refreshReuseGraceSeconds: Int64 = 30
+    ) {
         self.bucket = bucket
         self.region = region
         self.userRoleARN = userRoleARN

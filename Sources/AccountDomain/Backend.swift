@@ -62,7 +62,9 @@ struct RoundAnswers {
         switch results[slot.index] {
         case .failure(let error): throw .upstream(error)
         case .success(let outcome):
-            guard let value = slot.read(outcome) else { throw .internalError("the backend answered a call with another kind of outcome") }
+            guard let value = slot.read(outcome) else {
+                throw .internalError("the backend answered a call with another kind of outcome")
+            }
             return value
         }
     }
@@ -91,7 +93,9 @@ extension AccountBackend {
         return try run(round, deadline: deadline).value(slot)
     }
 
-    func delete(_ key: String, _ condition: S3DeleteCondition, deadline: Deadline) throws(AccountError) -> S3DeleteOutcome {
+    func delete(
+        _ key: String, _ condition: S3DeleteCondition, deadline: Deadline
+    ) throws(AccountError) -> S3DeleteOutcome {
         var round = Round()
         let slot = round.delete(key, condition)
         return try run(round, deadline: deadline).value(slot)

@@ -34,7 +34,8 @@ enum CredentialsPolicy {
                     "Resource": .array(prefixes.map { .string("\(bucketARN)/\($0)*") }),
                 ],
                 [
-                    "Sid": "ListUserFolders", "Effect": "Allow", "Action": "s3:ListBucket", "Resource": .string(bucketARN),
+                    "Sid": "ListUserFolders", "Effect": "Allow", "Action": "s3:ListBucket",
+                    "Resource": .string(bucketARN),
                     "Condition": ["StringLike": ["s3:prefix": .array(prefixes.map { .string("\($0)*") })]],
                 ],
                 [

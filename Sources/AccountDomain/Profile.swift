@@ -19,16 +19,20 @@ public struct Profile: Sendable, Equatable {
     var extra: JSONObject = JSONObject()
 
     /// A new account's profile: free tier for 30 days, the contract's default preferences.
-    static func new(uuid: String, displayName: String, email: String?, provider: IdentityProvider, nowMs: Int64) -> Profile {
+    static func new(
+        uuid: String, displayName: String, email: String?, provider: IdentityProvider, nowMs: Int64
+    ) -> Profile {
         let now = ISO8601.format(milliseconds: nowMs)
-        let subscription: JSONValue = .object(JSONObject([
-            ("tier", "free"), ("startDate", .string(now)),
-            ("expiryDate", .string(ISO8601.format(milliseconds: nowMs + trialDays * 86_400_000))),
-            ("storageLimit", .int(freeStorageLimit)), ("storageUsed", .int(0)),
-        ]))
+        let subscription: JSONValue = .object(
+            JSONObject([
+                ("tier", "free"), ("startDate", .string(now)),
+                ("expiryDate", .string(ISO8601.format(milliseconds: nowMs + trialDays * 86_400_000))),
+                ("storageLimit", .int(freeStorageLimit)), ("storageUsed", .int(0)),
+            ]))
         let preferences: JSONValue = ["uploadQuality": "high", "autoBackup": true, "wifiOnlyBackup": true]
-        return Profile(serviceUserID: uuid, displayName: displayName, email: email, createdAt: now, lastUpdated: now,
-                       primaryProvider: provider, subscription: subscription, preferences: preferences)
+        return Profile(
+            serviceUserID: uuid, displayName: displayName, email: email, createdAt: now, lastUpdated: now,
+            primaryProvider: provider, subscription: subscription, preferences: preferences)
     }
 
     var json: JSONValue {
@@ -42,9 +46,10 @@ public struct Profile: Sendable, Equatable {
         return .object(o)
     }
 
-    init(serviceUserID: String, displayName: String, email: String?, createdAt: String, lastUpdated: String,
-                primaryProvider: IdentityProvider, subscription: JSONValue, preferences: JSONValue)
-    {
+    init(
+        serviceUserID: String, displayName: String, email: String?, createdAt: String, lastUpdated: String,
+        primaryProvider: IdentityProvider, subscription: JSONValue, preferences: JSONValue
+    ) {
         self.serviceUserID = serviceUserID
         self.displayName = displayName
         self.email = email
@@ -56,13 +61,19 @@ public struct Profile: Sendable, Equatable {
     }
 
     init?(json: JSONValue) {
-        guard let o = json.objectValue, let id = o["serviceUserID"]?.stringValue, let created = o["createdAt"]?.stringValue,
-              let primary = o["primaryProvider"]?.stringValue.flatMap(IdentityProvider.init(rawValue:))
+        guard let o = json.objectValue, let id = o["serviceUserID"]?.stringValue,
+            let created = o["createdAt"]?.stringValue,
+            let primary = o["primaryProvider"]?.stringValue.flatMap(IdentityProvider.init(rawValue:))
         else { return nil }
-        self.init(serviceUserID: id, displayName: o["displayName"]?.stringValue ?? "", email: o["email"]?.stringValue,
-                  createdAt: created, lastUpdated: o["lastUpdated"]?.stringValue ?? created, primaryProvider: primary,
-                  subscription: o["subscription"] ?? .object(JSONObject()), preferences: o["preferences"] ?? .object(JSONObject()))
-        let known: Set<String> = ["version", "serviceUserID", "displayName", "email", "createdAt", "lastUpdated", "primaryProvider", "subscription", "preferences"]
+        self.init(
+            serviceUserID: id, displayName: o["displayName"]?.stringValue ?? "", email: o["email"]?.stringValue,
+            createdAt: created, lastUpdated: o["lastUpdated"]?.stringValue ?? created, primaryProvider: primary,
+            subscription: o["subscription"] ?? .object(JSONObject()),
+            preferences: o["preferences"] ?? .object(JSONObject()))
+        let known: Set<String> = [
+            "version", "serviceUserID", "displayName", "email", "createdAt", "lastUpdated", "primaryProvider",
+            "subscription", "preferences",
+        ]
         for (k, v) in o where !known.contains(k) { extra[k] = v }
     }
 }

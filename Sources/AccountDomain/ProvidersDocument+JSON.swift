@@ -6,18 +6,29 @@ extension ProvidersDocument {
     var json: JSONValue {
         func ts(_ ms: Int64) -> JSONValue { .string(ISO8601.format(milliseconds: ms, fractional: true)) }
         var o = JSONObject([
-            ("version", .int(1)), ("primaryProvider", .string(primaryProvider.rawValue)), ("providers", .array(providers.map(\.json))),
+            ("version", .int(1)), ("primaryProvider", .string(primaryProvider.rawValue)),
+            ("providers", .array(providers.map(\.json))),
         ])
         if !pending.isEmpty {
-            o["pending"] = .array(pending.map { p in
-                .object(JSONObject([("type", .string(p.type.rawValue)), ("id", .string(p.id)), ("linkID", .string(p.linkID)), ("since", ts(p.sinceMs))]))
-            })
+            o["pending"] = .array(
+                pending.map { p in
+                    .object(
+                        JSONObject([
+                            ("type", .string(p.type.rawValue)), ("id", .string(p.id)), ("linkID", .string(p.linkID)),
+                            ("since", ts(p.sinceMs)),
+                        ]))
+                })
         }
         if !retired.isEmpty {
-            o["retired"] = .array(retired.map { r in
-                .object(JSONObject([("type", .string(r.type.rawValue)), ("id", .string(r.id)), ("linkID", r.linkID.map(JSONValue.string) ?? .null),
-                                    ("at", ts(r.atMs))]))
-            })
+            o["retired"] = .array(
+                retired.map { r in
+                    .object(
+                        JSONObject([
+                            ("type", .string(r.type.rawValue)), ("id", .string(r.id)),
+                            ("linkID", r.linkID.map(JSONValue.string) ?? .null),
+                            ("at", ts(r.atMs)),
+                        ]))
+                })
         }
         for (k, v) in extra where o[k] == nil { o[k] = v }
         return .object(o)
@@ -26,7 +37,9 @@ extension ProvidersDocument {
     init?(json: JSONValue) {
         func provider(_ v: JSONValue?) -> IdentityProvider? { v?.stringValue.flatMap(IdentityProvider.init(rawValue:)) }
         func ts(_ v: JSONValue?) -> Int64? { v?.stringValue.flatMap(ISO8601.parse) }
-        guard let o = json.objectValue, let primary = provider(o["primaryProvider"]), let list = o["providers"]?.arrayValue else { return nil }
+        guard let o = json.objectValue, let primary = provider(o["primaryProvider"]),
+            let list = o["providers"]?.arrayValue
+        else { return nil }
         var links: [ProviderLink] = []
         for item in list {
             guard let link = ProviderLink(json: item) else { return nil }
@@ -35,12 +48,15 @@ extension ProvidersDocument {
         var pending: [PendingLink] = []
         for item in o["pending"]?.arrayValue ?? [] {
             guard let p = item.objectValue, let type = provider(p["type"]), let id = p["id"]?.stringValue,
-                  let linkID = p["linkID"]?.stringValue, let since = ts(p["since"]) else { return nil }
+                let linkID = p["linkID"]?.stringValue, let since = ts(p["since"])
+            else { return nil }
             pending.append(PendingLink(type: type, id: id, linkID: linkID, sinceMs: since))
         }
         var retired: [RetiredLink] = []
         for item in o["retired"]?.arrayValue ?? [] {
-            guard let r = item.objectValue, let type = provider(r["type"]), let id = r["id"]?.stringValue, let at = ts(r["at"]) else { return nil }
+            guard let r = item.objectValue, let type = provider(r["type"]), let id = r["id"]?.stringValue,
+                let at = ts(r["at"])
+            else { return nil }
             retired.append(RetiredLink(type: type, id: id, linkID: r["linkID"]?.stringValue, atMs: at))
         }
         self.init(primaryProvider: primary, providers: links, pending: pending, retired: retired)
@@ -51,19 +67,23 @@ extension ProvidersDocument {
 
 extension ProviderLink {
     var json: JSONValue {
-        .object(JSONObject([
-            ("type", .string(type.rawValue)), ("id", .string(id)), ("email", email.map(JSONValue.string) ?? .null),
-            ("displayName", displayName.map(JSONValue.string) ?? .null), ("linkedAt", .string(linkedAt)),
-            ("lastUsed", .string(lastUsed)), ("isPrimary", .bool(isPrimary)), ("linkID", linkID.map(JSONValue.string) ?? .null),
-        ]))
+        .object(
+            JSONObject([
+                ("type", .string(type.rawValue)), ("id", .string(id)), ("email", email.map(JSONValue.string) ?? .null),
+                ("displayName", displayName.map(JSONValue.string) ?? .null), ("linkedAt", .string(linkedAt)),
+                ("lastUsed", .string(lastUsed)), ("isPrimary", .bool(isPrimary)),
+                ("linkID", linkID.map(JSONValue.string) ?? .null),
+            ]))
     }
 
     init?(json: JSONValue) {
         guard let o = json.objectValue, let type = o["type"]?.stringValue.flatMap(IdentityProvider.init(rawValue:)),
-              let id = o["id"]?.stringValue, let linked = o["linkedAt"]?.stringValue
+            let id = o["id"]?.stringValue, let linked = o["linkedAt"]?.stringValue
         else { return nil }
-        self.init(type: type, id: id, email: o["email"]?.stringValue, displayName: o["displayName"]?.stringValue,
-                  linkedAt: linked, lastUsed: o["lastUsed"]?.stringValue ?? linked, isPrimary: o["isPrimary"]?.boolValue ?? false,
-                  linkID: o["linkID"]?.stringValue)
+        self.init(
+            type: type, id: id, email: o["email"]?.stringValue, displayName: o["displayName"]?.stringValue,
+            linkedAt: linked, lastUsed: o["lastUsed"]?.stringValue ?? linked,
+            isPrimary: o["isPrimary"]?.boolValue ?? false,
+            linkID: o["linkID"]?.stringValue)
     }
 }

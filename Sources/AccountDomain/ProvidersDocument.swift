@@ -30,7 +30,10 @@ public struct ProvidersDocument: Sendable, Equatable {
     /// newer one wrote.
     var extra = JSONObject()
 
-    init(primaryProvider: IdentityProvider, providers: [ProviderLink], pending: [PendingLink] = [], retired: [RetiredLink] = []) {
+    init(
+        primaryProvider: IdentityProvider, providers: [ProviderLink], pending: [PendingLink] = [],
+        retired: [RetiredLink] = []
+    ) {
         self.primaryProvider = primaryProvider
         self.providers = providers
         self.pending = pending
@@ -85,8 +88,10 @@ public struct ProvidersDocument: Sendable, Equatable {
         let claim = pending.remove(at: i)
         guard active(claim.type) == nil else { return false }
         let now = ISO8601.format(milliseconds: nowMs)
-        providers.append(ProviderLink(type: claim.type, id: claim.id, email: email, displayName: displayName, linkedAt: now, lastUsed: now,
-                                      isPrimary: false, linkID: claim.linkID))
+        providers.append(
+            ProviderLink(
+                type: claim.type, id: claim.id, email: email, displayName: displayName, linkedAt: now, lastUsed: now,
+                isPrimary: false, linkID: claim.linkID))
         normalizePrimary()
         return true
     }
@@ -99,7 +104,9 @@ public struct ProvidersDocument: Sendable, Equatable {
 
     /// Re-derives every `isPrimary` flag from `primaryProvider`, so the two never disagree.
     mutating func normalizePrimary() {
-        if !providers.contains(where: { $0.type == primaryProvider }), let first = providers.first { primaryProvider = first.type }
+        if !providers.contains(where: { $0.type == primaryProvider }), let first = providers.first {
+            primaryProvider = first.type
+        }
         var marked = false
         for i in providers.indices {
             providers[i].isPrimary = !marked && providers[i].type == primaryProvider
@@ -120,8 +127,11 @@ public struct ProviderLink: Sendable, Equatable {
     /// Nil for links made before link ids existed.
     var linkID: String?
 
-    init(type: IdentityProvider, id: String, email: String?, displayName: String?, linkedAt: String, lastUsed: String, isPrimary: Bool,
-                linkID: String?) {
+    init(
+        type: IdentityProvider, id: String, email: String?, displayName: String?, linkedAt: String, lastUsed: String,
+        isPrimary: Bool,
+        linkID: String?
+    ) {
         self.type = type
         self.id = id
         self.email = email

@@ -28,9 +28,10 @@ public struct RefreshToken: Sendable, Equatable {
     /// Parses a token's structure (not its validity: that needs the stored hash).
     static func parse(_ text: String) -> RefreshToken? {
         guard text.utf8.count == prefix.utf8.count + 86, text.hasPrefix(prefix),
-              let raw = Base64.urlDecode(text.dropFirst(prefix.count)), raw.count == 64
+            let raw = Base64.urlDecode(text.dropFirst(prefix.count)), raw.count == 64
         else { return nil }
-        return RefreshToken(serviceUserID: UUIDText.format(raw[0..<16]), sessionID: Hex.encode(raw[16..<32]), value: text)
+        return RefreshToken(
+            serviceUserID: UUIDText.format(raw[0..<16]), sessionID: Hex.encode(raw[16..<32]), value: text)
     }
 
     /// What is stored: lowercase hex SHA-256 of the token string.

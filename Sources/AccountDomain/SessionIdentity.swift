@@ -20,14 +20,16 @@ struct SessionIdentity: Sendable, Equatable {
     }
 
     var json: JSONValue {
-        .object(JSONObject([
-            ("provider", .string(provider.rawValue)), ("sub", subject.map(JSONValue.string) ?? .null),
-            ("linkID", linkID.map(JSONValue.string) ?? .null),
-        ]))
+        .object(
+            JSONObject([
+                ("provider", .string(provider.rawValue)), ("sub", subject.map(JSONValue.string) ?? .null),
+                ("linkID", linkID.map(JSONValue.string) ?? .null),
+            ]))
     }
 
     init?(json: JSONValue?) {
-        guard let o = json?.objectValue, let p = o["provider"]?.stringValue.flatMap(IdentityProvider.init(rawValue:)) else { return nil }
+        guard let o = json?.objectValue, let p = o["provider"]?.stringValue.flatMap(IdentityProvider.init(rawValue:))
+        else { return nil }
         self.init(provider: p, subject: o["sub"]?.stringValue, linkID: o["linkID"]?.stringValue)
     }
 }

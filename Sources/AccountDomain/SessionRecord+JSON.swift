@@ -6,33 +6,51 @@ extension SessionRecord {
     /// The stored form. Version 2 added `identity`, `device` and `replaced`; version 1 records
     /// (provider only) are still read: their identity has no `sub` (see `ProvidersDocument.lists`).
     var json: JSONValue {
-        func ts(_ v: Int64?) -> JSONValue { v.map { .string(ISO8601.format(milliseconds: $0, fractional: true)) } ?? .null }
-        return .object(JSONObject([
-            ("version", .int(2)), ("sessionID", .string(sessionID)), ("serviceUserID", .string(serviceUserID)),
-            ("provider", .string(identity.provider.rawValue)), ("identity", identity.json),
-            ("device", device.map(JSONValue.string) ?? .null), ("signInAt", ts(signInAtMs)), ("expiresAt", ts(expiresAtMs)),
-            ("generation", .int(generation)),
-            ("current", .object(JSONObject([("hash", .string(currentHash)), ("issuedAt", ts(currentIssuedAtMs))]))),
-            ("previous", previousHash.map { .object(JSONObject([("hash", .string($0)), ("rotatedAt", ts(previousRotatedAtMs))])) } ?? .null),
-            ("superseded", .array(superseded.map(JSONValue.string))), ("replaced", .array(replaced.map(JSONValue.string))),
-            ("revokedAt", ts(revokedAtMs)), ("revokedReason", revokedReason.map(JSONValue.string) ?? .null),
-        ]))
+        func ts(_ v: Int64?) -> JSONValue {
+            v.map { .string(ISO8601.format(milliseconds: $0, fractional: true)) } ?? .null
+        }
+        return .object(
+            JSONObject([
+                ("version", .int(2)), ("sessionID", .string(sessionID)), ("serviceUserID", .string(serviceUserID)),
+                ("provider", .string(identity.provider.rawValue)), ("identity", identity.json),
+                ("device", device.map(JSONValue.string) ?? .null), ("signInAt", ts(signInAtMs)),
+                ("expiresAt", ts(expiresAtMs)),
+                ("generation", .int(generation)),
+                (
+                    "current",
+                    .object(JSONObject([("hash", .string(currentHash)), ("issuedAt", ts(currentIssuedAtMs))]))
+                ),
+                (
+                    "previous",
+                    previousHash.map {
+                        .object(JSONObject([("hash", .string($0)), ("rotatedAt", ts(previousRotatedAtMs))]))
+                    } ?? .null
+                ),
+                ("superseded", .array(superseded.map(JSONValue.string))),
+                ("replaced", .array(replaced.map(JSONValue.string))),
+                ("revokedAt", ts(revokedAtMs)), ("revokedReason", revokedReason.map(JSONValue.string) ?? .null),
+            ]))
     }
 
     init?(json: JSONValue) {
         func ts(_ v: JSONValue?) -> Int64? { v?.stringValue.flatMap(ISO8601.parse) }
         func hashes(_ v: JSONValue?) -> [String] { v?.arrayValue?.compactMap(\.stringValue) ?? [] }
-        guard let o = json.objectValue, let sid = o["sessionID"]?.stringValue, let uid = o["serviceUserID"]?.stringValue,
-              let provider = o["provider"]?.stringValue.flatMap(IdentityProvider.init(rawValue:)),
-              let signIn = ts(o["signInAt"]), let expires = ts(o["expiresAt"]), let current = o["current"]?.objectValue,
-              let currentHash = current["hash"]?.stringValue, let issued = ts(current["issuedAt"])
+        guard let o = json.objectValue, let sid = o["sessionID"]?.stringValue,
+            let uid = o["serviceUserID"]?.stringValue,
+            let provider = o["provider"]?.stringValue.flatMap(IdentityProvider.init(rawValue:)),
+            let signIn = ts(o["signInAt"]), let expires = ts(o["expiresAt"]), let current = o["current"]?.objectValue,
+            let currentHash = current["hash"]?.stringValue, let issued = ts(current["issuedAt"])
         else { return nil }
-        let identity = SessionIdentity(json: o["identity"]) ?? SessionIdentity(provider: provider, subject: nil, linkID: nil)
+        let identity =
+            SessionIdentity(json: o["identity"]) ?? SessionIdentity(provider: provider, subject: nil, linkID: nil)
         let previous = o["previous"]?.objectValue
-        self.init(sessionID: sid, serviceUserID: uid, identity: identity, device: o["device"]?.stringValue, signInAtMs: signIn,
-                  expiresAtMs: expires, generation: o["generation"]?.int64Value ?? 1, currentHash: currentHash, currentIssuedAtMs: issued,
-                  previousHash: previous?["hash"]?.stringValue, previousRotatedAtMs: ts(previous?["rotatedAt"]),
-                  superseded: hashes(o["superseded"]), replaced: hashes(o["replaced"]),
-                  revokedAtMs: ts(o["revokedAt"]), revokedReason: o["revokedReason"]?.stringValue)
+        self.init(
+            sessionID: sid, serviceUserID: uid, identity: identity, device: o["device"]?.stringValue,
+            signInAtMs: signIn,
+            expiresAtMs: expires, generation: o["generation"]?.int64Value ?? 1, currentHash: currentHash,
+            currentIssuedAtMs: issued,
+            previousHash: previous?["hash"]?.stringValue, previousRotatedAtMs: ts(previous?["rotatedAt"]),
+            superseded: hashes(o["superseded"]), replaced: hashes(o["replaced"]),
+            revokedAtMs: ts(o["revokedAt"]), revokedReason: o["revokedReason"]?.stringValue)
     }
 }

@@ -40,16 +40,24 @@ struct SessionRecord: Sendable, Equatable {
 
     func isLive(nowMs: Int64) -> Bool { !isRevoked && nowMs < expiresAtMs }
 
-    static func new(token: RefreshToken, identity: SessionIdentity, device: String?, nowMs: Int64, ttlSeconds: Int64) -> SessionRecord {
-        SessionRecord(sessionID: token.sessionID, serviceUserID: token.serviceUserID, identity: identity, device: device, signInAtMs: nowMs,
-                      expiresAtMs: nowMs + ttlSeconds * 1000, generation: 1, currentHash: token.hash, currentIssuedAtMs: nowMs,
-                      previousHash: nil, previousRotatedAtMs: nil, superseded: [], replaced: [], revokedAtMs: nil, revokedReason: nil)
+    static func new(
+        token: RefreshToken, identity: SessionIdentity, device: String?, nowMs: Int64, ttlSeconds: Int64
+    ) -> SessionRecord {
+        SessionRecord(
+            sessionID: token.sessionID, serviceUserID: token.serviceUserID, identity: identity, device: device,
+            signInAtMs: nowMs,
+            expiresAtMs: nowMs + ttlSeconds * 1000, generation: 1, currentHash: token.hash, currentIssuedAtMs: nowMs,
+            previousHash: nil, previousRotatedAtMs: nil, superseded: [], replaced: [], revokedAtMs: nil,
+            revokedReason: nil)
     }
 
-    init(sessionID: String, serviceUserID: String, identity: SessionIdentity, device: String?, signInAtMs: Int64, expiresAtMs: Int64,
-                generation: Int64, currentHash: String, currentIssuedAtMs: Int64, previousHash: String?, previousRotatedAtMs: Int64?,
-                superseded: [String], replaced: [String], revokedAtMs: Int64?, revokedReason: String?)
-    {
+    init(
+        sessionID: String, serviceUserID: String, identity: SessionIdentity, device: String?, signInAtMs: Int64,
+        expiresAtMs: Int64,
+        generation: Int64, currentHash: String, currentIssuedAtMs: Int64, previousHash: String?,
+        previousRotatedAtMs: Int64?,
+        superseded: [String], replaced: [String], revokedAtMs: Int64?, revokedReason: String?
+    ) {
         self.sessionID = sessionID
         self.serviceUserID = serviceUserID
         self.identity = identity
@@ -98,7 +106,7 @@ struct SessionRecord: Sendable, Equatable {
         } else if replaced.contains(where: matches) {
             kind = .reused
         } else {
-            return .unknown // checked first: a forged token learns nothing about the session's state
+            return .unknown  // checked first: a forged token learns nothing about the session's state
         }
         if isRevoked { return .revoked }
         if nowMs >= expiresAtMs { return .expired }
@@ -111,7 +119,8 @@ struct SessionRecord: Sendable, Equatable {
         next.generation += 1
         switch presented {
         case .current:
-            next.replaced = Array((replaced + [previousHash].compactMap { $0 } + superseded).suffix(SessionRecord.maxReplaced))
+            next.replaced = Array(
+                (replaced + [previousHash].compactMap { $0 } + superseded).suffix(SessionRecord.maxReplaced))
             next.previousHash = currentHash
             next.previousRotatedAtMs = nowMs
             next.superseded = []
@@ -120,7 +129,8 @@ struct SessionRecord: Sendable, Equatable {
             // replaces becomes superseded.
             let all = superseded + [currentHash]
             next.superseded = Array(all.suffix(SessionRecord.maxSuperseded))
-            next.replaced = Array((replaced + all.dropLast(SessionRecord.maxSuperseded)).suffix(SessionRecord.maxReplaced))
+            next.replaced = Array(
+                (replaced + all.dropLast(SessionRecord.maxSuperseded)).suffix(SessionRecord.maxReplaced))
         default:
             preconditionFailure("rotated(from:) takes .current or .justRotated")
         }

@@ -1,5 +1,5 @@
-import AccountDomain
 import AWSClients
+import AccountDomain
 import PlatformSupport
 import StrictJSON
 
@@ -12,20 +12,28 @@ struct Answer {
 extension Answer {
     /// auth-signin.
     static func signedIn(_ o: SignInOutcome, settings: AccountSettings) -> Answer {
-        Answer(data: .object(JSONObject([
-            ("isNewUser", .bool(o.isNewUser)), ("user", user(o.account)), ("credentials", credentials(o.session.credentials)),
-            ("storage", storage(settings, prefix: o.session.storagePrefix)), ("refreshToken", .string(o.session.refreshToken.value)),
-            ("refreshTokenExpiresAt", timestamp(o.session.refreshTokenExpiresAtMs)),
-        ])))
+        Answer(
+            data: .object(
+                JSONObject([
+                    ("isNewUser", .bool(o.isNewUser)), ("user", user(o.account)),
+                    ("credentials", credentials(o.session.credentials)),
+                    ("storage", storage(settings, prefix: o.session.storagePrefix)),
+                    ("refreshToken", .string(o.session.refreshToken.value)),
+                    ("refreshTokenExpiresAt", timestamp(o.session.refreshTokenExpiresAtMs)),
+                ])))
     }
 
     /// auth-refresh `refresh`.
     static func refreshed(_ o: RefreshOutcome, settings: AccountSettings) -> Answer {
-        Answer(data: .object(JSONObject([
-            ("credentials", credentials(o.session.credentials)), ("storage", storage(settings, prefix: o.session.storagePrefix)),
-            ("refreshToken", .string(o.session.refreshToken.value)), ("refreshTokenExpiresAt", timestamp(o.session.refreshTokenExpiresAtMs)),
-            ("user", user(o.account)),
-        ])))
+        Answer(
+            data: .object(
+                JSONObject([
+                    ("credentials", credentials(o.session.credentials)),
+                    ("storage", storage(settings, prefix: o.session.storagePrefix)),
+                    ("refreshToken", .string(o.session.refreshToken.value)),
+                    ("refreshTokenExpiresAt", timestamp(o.session.refreshTokenExpiresAtMs)),
+                    ("user", user(o.account)),
+                ])))
     }
 
     /// `signout`, `signoutSession`.
@@ -36,13 +44,24 @@ extension Answer {
 
     /// `list`.
     static func sessions(_ list: [SessionSummary]) -> Answer {
-        Answer(data: .object(JSONObject([("sessions", .array(list.map { s in
-            .object(JSONObject([
-                ("sessionId", .string(s.sessionID)), ("provider", .string(s.provider.rawValue)), ("device", s.device.map(JSONValue.string) ?? .null),
-                ("signedInAt", timestamp(s.signedInAtMs)), ("lastRefreshedAt", timestamp(s.lastRefreshedAtMs)),
-                ("expiresAt", timestamp(s.expiresAtMs)), ("current", .bool(s.isCurrent)),
-            ]))
-        }))])))
+        Answer(
+            data: .object(
+                JSONObject([
+                    (
+                        "sessions",
+                        .array(
+                            list.map { s in
+                                .object(
+                                    JSONObject([
+                                        ("sessionId", .string(s.sessionID)), ("provider", .string(s.provider.rawValue)),
+                                        ("device", s.device.map(JSONValue.string) ?? .null),
+                                        ("signedInAt", timestamp(s.signedInAtMs)),
+                                        ("lastRefreshedAt", timestamp(s.lastRefreshedAtMs)),
+                                        ("expiresAt", timestamp(s.expiresAtMs)), ("current", .bool(s.isCurrent)),
+                                    ]))
+                            })
+                    )
+                ])))
     }
 
     /// auth-link `link` and `unlink`.
@@ -55,31 +74,41 @@ extension Answer {
     /// The `user` object of every answer that carries one.
     static func user(_ a: Account) -> JSONValue {
         let p = a.profile
-        return .object(JSONObject([
-            ("serviceUserID", .string(p.serviceUserID)), ("displayName", .string(p.displayName)), ("email", p.email.map(JSONValue.string) ?? .null),
-            ("createdAt", .string(p.createdAt)), ("lastUpdated", .string(p.lastUpdated)),
-            ("primaryProvider", .string(a.providers.primaryProvider.rawValue)), ("providers", .array(a.providers.providers.map(provider))),
-            ("subscription", p.subscription), ("preferences", p.preferences),
-        ]))
+        return .object(
+            JSONObject([
+                ("serviceUserID", .string(p.serviceUserID)), ("displayName", .string(p.displayName)),
+                ("email", p.email.map(JSONValue.string) ?? .null),
+                ("createdAt", .string(p.createdAt)), ("lastUpdated", .string(p.lastUpdated)),
+                ("primaryProvider", .string(a.providers.primaryProvider.rawValue)),
+                ("providers", .array(a.providers.providers.map(provider))),
+                ("subscription", p.subscription), ("preferences", p.preferences),
+            ]))
     }
 
     /// One linked provider as the API shows it (no display name, no link id).
     static func provider(_ link: ProviderLink) -> JSONValue {
-        .object(JSONObject([
-            ("type", .string(link.type.rawValue)), ("id", .string(link.id)), ("email", link.email.map(JSONValue.string) ?? .null),
-            ("isPrimary", .bool(link.isPrimary)), ("linkedAt", .string(link.linkedAt)), ("lastUsed", .string(link.lastUsed)),
-        ]))
+        .object(
+            JSONObject([
+                ("type", .string(link.type.rawValue)), ("id", .string(link.id)),
+                ("email", link.email.map(JSONValue.string) ?? .null),
+                ("isPrimary", .bool(link.isPrimary)), ("linkedAt", .string(link.linkedAt)),
+                ("lastUsed", .string(link.lastUsed)),
+            ]))
     }
 
     static func credentials(_ c: TemporaryCredentials) -> JSONValue {
-        .object(JSONObject([
-            ("accessKeyId", .string(c.accessKeyID)), ("secretAccessKey", .string(c.secretAccessKey)),
-            ("sessionToken", .string(c.sessionToken)), ("expiration", .string(c.expiration)),
-        ]))
+        .object(
+            JSONObject([
+                ("accessKeyId", .string(c.accessKeyID)), ("secretAccessKey", .string(c.secretAccessKey)),
+                ("sessionToken", .string(c.sessionToken)), ("expiration", .string(c.expiration)),
+            ]))
     }
 
     static func storage(_ settings: AccountSettings, prefix: String) -> JSONValue {
-        .object(JSONObject([("bucket", .string(settings.bucket)), ("region", .string(settings.region)), ("prefix", .string(prefix))]))
+        .object(
+            JSONObject([
+                ("bucket", .string(settings.bucket)), ("region", .string(settings.region)), ("prefix", .string(prefix)),
+            ]))
     }
 
     static func timestamp(_ ms: Int64) -> JSONValue { .string(ISO8601.format(milliseconds: ms)) }

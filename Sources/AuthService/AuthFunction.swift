@@ -13,7 +13,11 @@ public enum AuthFunction: Sendable {
     var actions: [any Action.Type] {
         switch self {
         case .signin: return [SignInAction.self]
-        case .refresh: return [RefreshAction.self, SignOutAction.self, ListSessionsAction.self, SignOutOthersAction.self, SignOutSessionAction.self]
+        case .refresh:
+            return [
+                RefreshAction.self, SignOutAction.self, ListSessionsAction.self, SignOutOthersAction.self,
+                SignOutSessionAction.self,
+            ]
         case .link: return [LinkAction.self, UnlinkAction.self]
         }
     }
@@ -38,8 +42,12 @@ public enum AuthFunction: Sendable {
         }
         let dependencies = ServiceDependencies(configuration: configuration, http: http)
         if self != .refresh { dependencies.verifier.prefetchKeys(deadline: .after(milliseconds: 3_000)) }
-        context.logger.info("init", [("function", .string(context.functionName)), ("region", .string(configuration.aws.region)),
-                                     ("libcurl", .string(CurlLibrary.version ?? "?"))])
+        context.logger.info(
+            "init",
+            [
+                ("function", .string(context.functionName)), ("region", .string(configuration.aws.region)),
+                ("libcurl", .string(CurlLibrary.version ?? "?")),
+            ])
         return ServiceHandler(function: self, dependencies: dependencies)
     }
 }

@@ -1,5 +1,5 @@
-import AccountDomain
 import AWSClients
+import AccountDomain
 import LambdaRuntime
 import TokenVerification
 
@@ -25,31 +25,59 @@ enum ErrorMapping {
         case .invalid: return ServiceError(.invalidToken, error.message)
         case .expired: return ServiceError(.tokenExpired, error.message)
         case .unsupportedProvider: return ServiceError(.unsupportedProvider, error.message)
-        case .keysUnavailable: return ServiceError(.upstreamUnavailable, "The identity provider's keys could not be fetched; try again shortly.")
+        case .keysUnavailable:
+            return ServiceError(
+                .upstreamUnavailable, "The identity provider's keys could not be fetched; try again shortly.")
         }
     }
 
-    static func serviceError(_ error: AccountError, provider: IdentityProvider?) -> Result<ServiceError, UnclassifiedFailure> {
+    static func serviceError(
+        _ error: AccountError, provider: IdentityProvider?
+    ) -> Result<ServiceError, UnclassifiedFailure> {
         let name = provider?.displayName ?? "this"
         switch error {
-        case .accountNotFound: return .success(ServiceError(.accountNotFound, "No account is linked to this \(name) sign-in."))
-        case .accountAlreadyExists: return .success(ServiceError(.accountAlreadyExists, "An account already exists for this \(name) sign-in; sign in instead."))
+        case .accountNotFound:
+            return .success(ServiceError(.accountNotFound, "No account is linked to this \(name) sign-in."))
+        case .accountAlreadyExists:
+            return .success(
+                ServiceError(
+                    .accountAlreadyExists, "An account already exists for this \(name) sign-in; sign in instead."))
         case .providerAlreadyLinked:
-            return .success(ServiceError(.providerAlreadyLinked, "This \(name) sign-in is linked to another account, or this account already has a different \(name) sign-in."))
-        case .providerNotLinked: return .success(ServiceError(.providerNotLinked, "This account has no \(name) sign-in to unlink."))
-        case .lastProvider: return .success(ServiceError(.lastProvider, "This is the account's only sign-in method; link another before unlinking it."))
+            return .success(
+                ServiceError(
+                    .providerAlreadyLinked,
+                    "This \(name) sign-in is linked to another account, or this account already has a different \(name) sign-in."
+                ))
+        case .providerNotLinked:
+            return .success(ServiceError(.providerNotLinked, "This account has no \(name) sign-in to unlink."))
+        case .lastProvider:
+            return .success(
+                ServiceError(
+                    .lastProvider, "This is the account's only sign-in method; link another before unlinking it."))
         case .sessionInvalid: return .success(ServiceError(.sessionInvalid, "The session is not valid; sign in again."))
-        case .reauthenticationRequired: return .success(ServiceError(.reauthenticationRequired, "This change needs a recent sign-in; sign in again, then retry."))
+        case .reauthenticationRequired:
+            return .success(
+                ServiceError(
+                    .reauthenticationRequired, "This change needs a recent sign-in; sign in again, then retry."))
         case .conflict: return .success(ServiceError(.conflict, "A concurrent change to this account won; retry."))
         case .upstream(let aws):
             // S3's 409 ConditionalRequestConflict that outlasted the client's retries.
-            if aws.kind == .conflict { return .success(ServiceError(.conflict, "A concurrent change to this account won; retry.")) }
-            if aws.isRetryable || aws.kind == .unavailable || aws.kind == .throttled {
-                return .success(ServiceError(.upstreamUnavailable, "Storage or credentials service unavailable; retry with backoff."))
+            if aws.kind == .conflict {
+                return .success(ServiceError(.conflict, "A concurrent change to this account won; retry."))
             }
-            return .failure(UnclassifiedFailure(errorType: "AWS.\(aws.code ?? String(describing: aws.kind))", errorMessage: "S3/STS refused a request: \(aws.code ?? "\(aws.kind)")"))
+            if aws.isRetryable || aws.kind == .unavailable || aws.kind == .throttled {
+                return .success(
+                    ServiceError(
+                        .upstreamUnavailable, "Storage or credentials service unavailable; retry with backoff."))
+            }
+            return .failure(
+                UnclassifiedFailure(
+                    errorType: "AWS.\(aws.code ?? String(describing: aws.kind))",
+                    errorMessage: "S3/STS refused a request: \(aws.code ?? "\(aws.kind)")"))
         case .corruptDocument(let key, let reason):
-            return .failure(UnclassifiedFailure(errorType: "Account.CorruptDocument", errorMessage: "\(redactedKey(key)): \(reason)"))
+            return .failure(
+                UnclassifiedFailure(
+                    errorType: "Account.CorruptDocument", errorMessage: "\(redactedKey(key)): \(reason)"))
         case .internalError(let reason):
             return .failure(UnclassifiedFailure(errorType: "Account.InternalError", errorMessage: reason))
         }
@@ -61,7 +89,9 @@ enum ErrorMapping {
     static func redactedKey(_ key: String) -> String {
         let parts = key.split(separator: "/")
         guard let first = parts.first else { return key }
-        guard parts.count > 2, first != "identities", let last = parts.last, ["profile.json", "providers.json"].contains(String(last)) else {
+        guard parts.count > 2, first != "identities", let last = parts.last,
+            ["profile.json", "providers.json"].contains(String(last))
+        else {
             return first + "/…"
         }
         return first + "/…/" + last

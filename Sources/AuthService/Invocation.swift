@@ -40,12 +40,16 @@ enum Invocation {
     /// body it carries as a string). Messages name the problem, never the content.
     static func parse(_ event: [UInt8]) -> Result<Invocation, Refusal> {
         guard event.count <= maxRawEventBytes else {
-            return .failure(Refusal(tooLarge, shape: contains(event, Array("\"requestContext\"".utf8)) ? .functionURL : .direct))
+            return .failure(
+                Refusal(tooLarge, shape: contains(event, Array("\"requestContext\"".utf8)) ? .functionURL : .direct))
         }
         let value: JSONValue
         do throws(JSONError) { value = try JSONParser.parse(event) } catch {
             if event.count > maxEventBytes { return .failure(Refusal(tooLarge, shape: .direct)) }
-            return .failure(Refusal(ServiceError(.invalidRequest, "The event is not valid JSON (\(error.description))."), shape: .direct))
+            return .failure(
+                Refusal(
+                    ServiceError(.invalidRequest, "The event is not valid JSON (\(error.description))."), shape: .direct
+                ))
         }
         if let http = functionURLRequest(value) {
             return functionURLBody(http).flatMap { body in
@@ -70,19 +74,24 @@ enum Invocation {
         }
     }
 
-    static var tooLarge: ServiceError { ServiceError(.invalidRequest, "The event is larger than \(maxEventBytes) bytes.") }
+    static var tooLarge: ServiceError {
+        ServiceError(.invalidRequest, "The event is larger than \(maxEventBytes) bytes.")
+    }
 
     /// An HTTP payload v2 event: `"version": "2.0"` and an object `requestContext.http`.
     static func functionURLRequest(_ value: JSONValue) -> JSONObject? {
         guard let object = value.objectValue, object["version"]?.stringValue == "2.0",
-              object["requestContext"]?["http"]?.objectValue != nil else { return nil }
+            object["requestContext"]?["http"]?.objectValue != nil
+        else { return nil }
         return object
     }
 
     /// The request bytes a Function URL event carries: `body` (a string, or absent), base64-decoded
     /// when `isBase64Encoded` is true, at most `maxEventBytes`.
     static func functionURLBody(_ http: JSONObject) -> Result<[UInt8], Refusal> {
-        func refuse(_ message: String) -> Result<[UInt8], Refusal> { .failure(Refusal(ServiceError(.invalidRequest, message), shape: .functionURL)) }
+        func refuse(_ message: String) -> Result<[UInt8], Refusal> {
+            .failure(Refusal(ServiceError(.invalidRequest, message), shape: .functionURL))
+        }
         let body: String
         switch http["body"] {
         case nil, .some(.null): body = ""
@@ -106,6 +115,8 @@ enum Invocation {
 
     static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
         guard !needle.isEmpty, haystack.count >= needle.count else { return false }
-        return (0...(haystack.count - needle.count)).contains { i in haystack[i..<(i + needle.count)].elementsEqual(needle) }
+        return (0...(haystack.count - needle.count)).contains { i in
+            haystack[i..<(i + needle.count)].elementsEqual(needle)
+        }
     }
 }

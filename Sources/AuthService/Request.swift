@@ -18,7 +18,9 @@ struct Request {
         do throws(JSONError) { value = try JSONParser.parse(bytes) } catch {
             return .failure(ServiceError(.invalidRequest, "The event is not valid JSON (\(error.description))."))
         }
-        guard let object = value.objectValue else { return .failure(ServiceError(.invalidRequest, "The event must be a JSON object.")) }
+        guard let object = value.objectValue else {
+            return .failure(ServiceError(.invalidRequest, "The event must be a JSON object."))
+        }
         return .success(Request(object))
     }
 
@@ -26,7 +28,9 @@ struct Request {
     func optionalString(_ name: String, maxBytes: Int = 4096) throws(ServiceError) -> String? {
         guard let v = object[name], !v.isNull else { return nil }
         guard let s = v.stringValue else { throw ServiceError(.invalidRequest, "Field '\(name)' must be a string.") }
-        guard s.utf8.count <= maxBytes else { throw ServiceError(.invalidRequest, "Field '\(name)' is longer than \(maxBytes) bytes.") }
+        guard s.utf8.count <= maxBytes else {
+            throw ServiceError(.invalidRequest, "Field '\(name)' is longer than \(maxBytes) bytes.")
+        }
         return s
     }
 
@@ -48,7 +52,9 @@ struct Request {
 
     func provider(_ name: String = "provider") throws(ServiceError) -> IdentityProvider {
         let text = try requiredString(name, maxBytes: 64)
-        guard let p = IdentityProvider(rawValue: text) else { throw ServiceError(.unsupportedProvider, "Provider must be apple or google.") }
+        guard let p = IdentityProvider(rawValue: text) else {
+            throw ServiceError(.unsupportedProvider, "Provider must be apple or google.")
+        }
         return p
     }
 
@@ -63,7 +69,9 @@ struct Request {
     /// one line. An empty label is no label.
     func deviceLabel() throws(ServiceError) -> String? {
         guard let text = try optionalString("device", maxBytes: 256), !text.isEmpty else { return nil }
-        guard text.unicodeScalars.count <= 64 else { throw ServiceError(.invalidRequest, "Field 'device' is longer than 64 characters.") }
+        guard text.unicodeScalars.count <= 64 else {
+            throw ServiceError(.invalidRequest, "Field 'device' is longer than 64 characters.")
+        }
         guard !text.unicodeScalars.contains(where: { $0.value < 0x20 || ($0.value >= 0x7F && $0.value < 0xA0) }) else {
             throw ServiceError(.invalidRequest, "Field 'device' has a control character.")
         }
@@ -73,7 +81,9 @@ struct Request {
     /// A session id as `list` shows them: 32 lowercase hex characters.
     func sessionID() throws(ServiceError) -> String {
         let text = try requiredString("sessionId", maxBytes: 64)
-        guard AccountKeys.isHexID(text) else { throw ServiceError(.invalidRequest, "Field 'sessionId' is not a session id.") }
+        guard AccountKeys.isHexID(text) else {
+            throw ServiceError(.invalidRequest, "Field 'sessionId' is not a session id.")
+        }
         return text
     }
 }

@@ -1,5 +1,5 @@
-import AccountDomain
 import AWSClients
+import AccountDomain
 import PlatformSupport
 import TokenVerification
 
@@ -17,17 +17,26 @@ struct ServiceConfiguration: Sendable {
             guard let v = env(name) else { throw ConfigurationError(variable: name, message: "is required") }
             return v
         }
-        func seconds(_ name: String, default value: Int64, range: ClosedRange<Int64>) throws(ConfigurationError) -> Int64 {
+        func seconds(
+            _ name: String, default value: Int64, range: ClosedRange<Int64>
+        ) throws(ConfigurationError) -> Int64 {
             guard let text = env(name) else { return value }
             guard let v = Int64(text), range.contains(v) else {
-                throw ConfigurationError(variable: name, message: "must be a whole number of seconds in \(range.lowerBound)...\(range.upperBound)")
+                throw ConfigurationError(
+                    variable: name,
+                    message: "must be a whole number of seconds in \(range.lowerBound)...\(range.upperBound)")
             }
             return v
         }
         let bucket = try required("IDENTITY_BUCKET")
-        guard S3Client.bucketProblem(bucket) == nil else { throw ConfigurationError(variable: "IDENTITY_BUCKET", message: "is not a valid S3 bucket name") }
+        guard S3Client.bucketProblem(bucket) == nil else {
+            throw ConfigurationError(variable: "IDENTITY_BUCKET", message: "is not a valid S3 bucket name")
+        }
         let role = try required("USER_ROLE_ARN")
-        guard isRoleARN(role) else { throw ConfigurationError(variable: "USER_ROLE_ARN", message: "must look like arn:aws:iam::123456789012:role/NAME") }
+        guard isRoleARN(role) else {
+            throw ConfigurationError(
+                variable: "USER_ROLE_ARN", message: "must look like arn:aws:iam::123456789012:role/NAME")
+        }
         // Lambda's own credentials are a role session, and STS caps chained sessions at one hour.
         let duration = try seconds("CREDENTIALS_DURATION_SECONDS", default: 3600, range: 900...3600)
         let ttl = try seconds("REFRESH_TOKEN_TTL_SECONDS", default: 2_592_000, range: 300...31_536_000)
@@ -35,8 +44,9 @@ struct ServiceConfiguration: Sendable {
         let grace = try seconds("REFRESH_REUSE_GRACE_SECONDS", default: 30, range: 0...300)
         let aws = try AWSConfig.from(environment: env)
         let verifier = try VerifierConfiguration.from(environment: env)
-        let settings = AccountSettings(bucket: bucket, region: aws.region, userRoleARN: role, credentialsDurationSeconds: Int(duration),
-                                       refreshTokenTTLSeconds: ttl, recentAuthSeconds: recent, refreshReuseGraceSeconds: grace)
+        let settings = AccountSettings(
+            bucket: bucket, region: aws.region, userRoleARN: role, credentialsDurationSeconds: Int(duration),
+            refreshTokenTTLSeconds: ttl, recentAuthSeconds: recent, refreshReuseGraceSeconds: grace)
         return ServiceConfiguration(aws: aws, account: settings, verifier: verifier)
     }
 
@@ -44,7 +54,8 @@ struct ServiceConfiguration: Sendable {
     static func isRoleARN(_ s: String) -> Bool {
         let parts = s.split(separator: ":", maxSplits: 5, omittingEmptySubsequences: false)
         guard parts.count == 6, parts[0] == "arn", parts[1].hasPrefix("aws"), parts[2] == "iam", parts[3].isEmpty,
-              parts[4].utf8.count == 12, parts[4].utf8.allSatisfy(ASCII.isDigit), parts[5].hasPrefix("role/"), parts[5].count > 5
+            parts[4].utf8.count == 12, parts[4].utf8.allSatisfy(ASCII.isDigit), parts[5].hasPrefix("role/"),
+            parts[5].count > 5
         else { return false }
         return true
     }

@@ -1,5 +1,5 @@
-import AccountDomain
 import AWSClients
+import AccountDomain
 import CurlHTTP
 import PlatformSupport
 import TokenVerification
@@ -17,8 +17,9 @@ final class ServiceDependencies {
         self.configuration = configuration
         self.http = http
         verifier = TokenVerifier(configuration: configuration.verifier, http: http)
-        let backend = AWSBatch(s3: S3Client(http: http, config: configuration.aws, bucket: configuration.account.bucket),
-                               sts: STSClient(http: http, config: configuration.aws))
+        let backend = AWSBatch(
+            s3: S3Client(http: http, config: configuration.aws, bucket: configuration.account.bucket),
+            sts: STSClient(http: http, config: configuration.aws))
         accounts = AccountService(backend: backend, settings: configuration.account)
     }
 }

@@ -27,7 +27,8 @@ final class ServiceHandler: LambdaHandler {
         defer {
             // Each invocation's S3/STS/JWKS requests and sequential rounds (the bench reads them).
             if context.logger.isEnabled(.debug) {
-                context.logger.debug("network", [("requests", .int(http.requestCount)), ("rounds", .int(http.roundCount))])
+                context.logger.debug(
+                    "network", [("requests", .int(http.requestCount)), ("rounds", .int(http.roundCount))])
             }
         }
         switch Invocation.parse(event) {
@@ -42,7 +43,8 @@ final class ServiceHandler: LambdaHandler {
     func perform(_ request: Request, context: LambdaContext) throws -> Result<Answer, ServiceError> {
         var action: (any Action)?
         do {
-            let deadline = Deadline(epochMilliseconds: context.deadlineMilliseconds - ServiceHandler.answerMarginMilliseconds)
+            let deadline = Deadline(
+                epochMilliseconds: context.deadlineMilliseconds - ServiceHandler.answerMarginMilliseconds)
             guard deadline.remainingMilliseconds > ServiceHandler.minimumRemainingMilliseconds else {
                 throw ServiceError(.upstreamUnavailable, "Too little time is left in this invocation; retry.")
             }

@@ -25,7 +25,8 @@ struct SignInAction: Action {
 
     func run(_ d: ServiceDependencies, deadline: Deadline) throws -> Answer {
         let identity = try d.verifier.verify(idToken, provider: provider!, nonce: nonce, deadline: deadline)
-        let outcome = try d.accounts.signIn(identity: identity, intent: intent, fullName: fullName, device: device, deadline: deadline)
+        let outcome = try d.accounts.signIn(
+            identity: identity, intent: intent, fullName: fullName, device: device, deadline: deadline)
         return .signedIn(outcome, settings: d.configuration.account)
     }
 }

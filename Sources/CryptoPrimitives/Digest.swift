@@ -16,7 +16,9 @@ public enum SHA256 {
         var out = [UInt8](repeating: 0, count: byteCount)
         var length: UInt32 = 0
         out.withUnsafeMutableBytes { output in
-            _ = EVP_Digest(input.baseAddress, input.count, output.baseAddress!.assumingMemoryBound(to: UInt8.self), &length, md, nil)
+            _ = EVP_Digest(
+                input.baseAddress, input.count, output.baseAddress!.assumingMemoryBound(to: UInt8.self), &length, md,
+                nil)
         }
         return out
     }
@@ -33,7 +35,9 @@ public enum HMACSHA256 {
         key.withUnsafeBytes { k in
             data.withUnsafeBytes { d in
                 out.withUnsafeMutableBufferPointer { o in
-                    _ = HMAC(SHA256.md, k.baseAddress, Int32(k.count), d.baseAddress?.assumingMemoryBound(to: UInt8.self), d.count, o.baseAddress, &length)
+                    _ = HMAC(
+                        SHA256.md, k.baseAddress, Int32(k.count), d.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                        d.count, o.baseAddress, &length)
                 }
             }
         }
@@ -45,5 +49,6 @@ public enum HMACSHA256 {
 public func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
     guard a.count == b.count else { return false }
     if a.isEmpty { return true }
-    return a.withUnsafeBytes { x in b.withUnsafeBytes { y in CRYPTO_memcmp(x.baseAddress, y.baseAddress, a.count) == 0 } }
+    return a.withUnsafeBytes { x in b.withUnsafeBytes { y in CRYPTO_memcmp(x.baseAddress, y.baseAddress, a.count) == 0 }
+    }
 }

@@ -25,35 +25,47 @@ public final class RSAPublicKey {
         var e = exponent[...]
         while e.first == 0 { e = e.dropFirst() }
         guard !n.isEmpty, !e.isEmpty, e.count <= 8, n.last.map({ $0 & 1 == 1 }) == true,
-              e.last.map({ $0 & 1 == 1 }) == true, e.count > 1 || e.first! >= 3
+            e.last.map({ $0 & 1 == 1 }) == true, e.count > 1 || e.first! >= 3
         else { throw .invalidComponents }
 
         guard let bnN = Array(n).withUnsafeBufferPointer({ BN_bin2bn($0.baseAddress, Int32($0.count), nil) }),
-              let bnE = Array(e).withUnsafeBufferPointer({ BN_bin2bn($0.baseAddress, Int32($0.count), nil) })
+            let bnE = Array(e).withUnsafeBufferPointer({ BN_bin2bn($0.baseAddress, Int32($0.count), nil) })
         else { throw .invalidComponents }
-        defer { BN_free(bnN); BN_free(bnE) }
+        defer {
+            BN_free(bnN)
+            BN_free(bnE)
+        }
         guard let builder = OSSL_PARAM_BLD_new() else { throw .invalidComponents }
         defer { OSSL_PARAM_BLD_free(builder) }
         // The builder keeps the *pointer* to each parameter name until `to_param`, and the
         // OSSL_PARAMs point at them too: a Swift string literal bridged to `const char *` is a
         // temporary that is gone after the call, so the names must be static C strings.
         guard OSSL_PARAM_BLD_push_BN(builder, staticCString("n"), bnN) == 1,
-              OSSL_PARAM_BLD_push_BN(builder, staticCString("e"), bnE) == 1,
-              let params = OSSL_PARAM_BLD_to_param(builder)
+            OSSL_PARAM_BLD_push_BN(builder, staticCString("e"), bnE) == 1,
+            let params = OSSL_PARAM_BLD_to_param(builder)
         else { throw .invalidComponents }
         defer { OSSL_PARAM_free(params) }
         guard let ctx = EVP_PKEY_CTX_new_from_name(nil, staticCString("RSA"), nil) else { throw .invalidComponents }
         defer { EVP_PKEY_CTX_free(ctx) }
         var key: OpaquePointer?
         guard EVP_PKEY_fromdata_init(ctx) == 1,
-              EVP_PKEY_fromdata(ctx, &key, signin_evp_pkey_public_key_selection(), params) == 1, let key
-        else { ERR_clear_error(); throw .invalidComponents }
+            EVP_PKEY_fromdata(ctx, &key, signin_evp_pkey_public_key_selection(), params) == 1, let key
+        else {
+            ERR_clear_error()
+            throw .invalidComponents
+        }
         let bits = Int(EVP_PKEY_get_bits(key))
-        guard bits >= minimumBits else { EVP_PKEY_free(key); throw .tooSmall(bits: bits) }
-        guard let vctx = EVP_PKEY_CTX_new_from_pkey(nil, key, nil) else { EVP_PKEY_free(key); throw .invalidComponents }
+        guard bits >= minimumBits else {
+            EVP_PKEY_free(key)
+            throw .tooSmall(bits: bits)
+        }
+        guard let vctx = EVP_PKEY_CTX_new_from_pkey(nil, key, nil) else {
+            EVP_PKEY_free(key)
+            throw .invalidComponents
+        }
         guard EVP_PKEY_verify_init(vctx) == 1,
-              EVP_PKEY_CTX_set_rsa_padding(vctx, RSA_PKCS1_PADDING) == 1,
-              EVP_PKEY_CTX_set_signature_md(vctx, SHA256.md) == 1
+            EVP_PKEY_CTX_set_rsa_padding(vctx, RSA_PKCS1_PADDING) == 1,
+            EVP_PKEY_CTX_set_signature_md(vctx, SHA256.md) == 1
         else {
             EVP_PKEY_CTX_free(vctx)
             EVP_PKEY_free(key)

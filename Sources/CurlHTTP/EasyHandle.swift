@@ -45,12 +45,17 @@ public final class EasyHandle {
         responseHeaders.removeAll(keepingCapacity: true)
         overflowed = false
         transferLimit = request.maxResponseBytes ?? maxResponseBytes
-        if let headerList { ccurl_slist_free_all(headerList); self.headerList = nil }
+        if let headerList {
+            ccurl_slist_free_all(headerList)
+            self.headerList = nil
+        }
 
         ccurl_setopt_string(raw, CURLOPT_URL, request.url)
         ccurl_setopt_long(raw, CURLOPT_NOSIGNAL, 1)
         ccurl_setopt_long(raw, CURLOPT_TIMEOUT_MS, request.timeoutMilliseconds)
-        ccurl_setopt_long(raw, CURLOPT_CONNECTTIMEOUT_MS, request.timeoutMilliseconds == 0 ? 0 : min(request.timeoutMilliseconds, 3_000))
+        ccurl_setopt_long(
+            raw, CURLOPT_CONNECTTIMEOUT_MS,
+            request.timeoutMilliseconds == 0 ? 0 : min(request.timeoutMilliseconds, 3_000))
         ccurl_setopt_long(raw, CURLOPT_TCP_NODELAY, 1)
         ccurl_setopt_long(raw, CURLOPT_FOLLOWLOCATION, 0)
         ccurl_setopt_string(raw, CURLOPT_ACCEPT_ENCODING, nil)
@@ -86,7 +91,9 @@ public final class EasyHandle {
             ccurl_setopt_off(raw, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(request.body.count))
             request.body.withUnsafeBytes { bytes in
                 // COPYPOSTFIELDS copies, so the array need not outlive this call.
-                _ = ccurl_setopt_pointer(raw, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!))
+                _ = ccurl_setopt_pointer(
+                    raw, CURLOPT_COPYPOSTFIELDS,
+                    UnsafeMutableRawPointer(mutating: bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!))
             }
             if request.method != "POST" { ccurl_setopt_string(raw, CURLOPT_CUSTOMREQUEST, request.method) }
         }
@@ -107,7 +114,7 @@ public final class EasyHandle {
         case CURLE_OPERATION_TIMEDOUT:
             return HTTPError(kind: .timeout, message: text)
         case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST, CURLE_SEND_ERROR, CURLE_RECV_ERROR,
-             CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE, CURLE_SSL_CONNECT_ERROR:
+            CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE, CURLE_SSL_CONNECT_ERROR:
             return HTTPError(kind: .connection, message: text)
         default:
             return HTTPError(kind: .other, message: text)
@@ -115,7 +122,10 @@ public final class EasyHandle {
     }
 
     fileprivate func append(body data: UnsafeRawBufferPointer) -> Bool {
-        guard responseBody.count + data.count <= transferLimit else { overflowed = true; return false }
+        guard responseBody.count + data.count <= transferLimit else {
+            overflowed = true
+            return false
+        }
         responseBody.append(contentsOf: data)
         return true
     }
@@ -132,7 +142,9 @@ public final class EasyHandle {
         let name = String(decoding: line[..<colon], as: UTF8.self)
         var valueStart = colon + 1
         // HTTP's optional whitespace before a value: spaces and tabs (RFC 9110 §5.6.3).
-        while valueStart < line.count, line[valueStart] == UInt8(ascii: " ") || line[valueStart] == UInt8(ascii: "\t") { valueStart += 1 }
+        while valueStart < line.count, line[valueStart] == UInt8(ascii: " ") || line[valueStart] == UInt8(ascii: "\t") {
+            valueStart += 1
+        }
         responseHeaders.append((name, String(decoding: line[valueStart...], as: UTF8.self)))
     }
 }
@@ -148,6 +160,7 @@ private let easyHandleWriteCallback: ccurl_data_callback = { data, size, count, 
 private let easyHandleHeaderCallback: ccurl_data_callback = { data, size, count, userdata in
     let total = size * count
     guard let userdata, let data else { return 0 }
-    Unmanaged<EasyHandle>.fromOpaque(userdata).takeUnretainedValue().append(headerLine: UnsafeRawBufferPointer(start: data, count: total))
+    Unmanaged<EasyHandle>.fromOpaque(userdata).takeUnretainedValue().append(
+        headerLine: UnsafeRawBufferPointer(start: data, count: total))
     return total
 }

@@ -27,7 +27,9 @@ extension HTTPClient {
     public func sendAll<Outcome, Failure>(
         _ count: Int, retry: RetryPolicy, minimumAttemptMilliseconds: Int64, deadline: Deadline,
         requests: (_ pending: [Int], _ attempt: Int) -> [HTTPRequest],
-        interpret: (_ index: Int, _ answer: Result<HTTPResponse, HTTPError>, _ attempt: Int) -> RetryVerdict<Outcome, Failure>,
+        interpret: (_ index: Int, _ answer: Result<HTTPResponse, HTTPError>, _ attempt: Int) -> RetryVerdict<
+            Outcome, Failure
+        >,
         giveUp: (_ index: Int, _ lastFailure: Failure?, _ attempts: Int, _ deadlineReached: Bool) -> Outcome
     ) -> [Outcome] {
         var outcomes = [Outcome?](repeating: nil, count: count)
@@ -39,7 +41,10 @@ extension HTTPClient {
             for i in pending { outcomes[i] = giveUp(i, lastFailure[i], attempt, deadlineReached) }
         }
         while !pending.isEmpty {
-            if deadline.remainingMilliseconds < minimumAttemptMilliseconds { stop(deadlineReached: true); break }
+            if deadline.remainingMilliseconds < minimumAttemptMilliseconds {
+                stop(deadlineReached: true)
+                break
+            }
             attempt += 1
             let answers = sendAll(requests(pending, attempt))
             var again: [Int] = []
@@ -53,9 +58,15 @@ extension HTTPClient {
             }
             pending = again
             guard !pending.isEmpty else { break }
-            if attempt >= maxAttempts { stop(deadlineReached: false); break }
+            if attempt >= maxAttempts {
+                stop(deadlineReached: false)
+                break
+            }
             let delay = retry.delay(beforeRetry: attempt)
-            if deadline.remainingMilliseconds - Int64(delay) < minimumAttemptMilliseconds { stop(deadlineReached: true); break }
+            if deadline.remainingMilliseconds - Int64(delay) < minimumAttemptMilliseconds {
+                stop(deadlineReached: true)
+                break
+            }
             Clock.sleep(milliseconds: delay)
         }
         return outcomes.map { $0! }

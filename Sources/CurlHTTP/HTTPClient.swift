@@ -21,11 +21,14 @@ public final class HTTPClient {
     }
 
     deinit {
-        idle.removeAll() // easy handles must go before the multi that pools their connections
+        idle.removeAll()  // easy handles must go before the multi that pools their connections
         ccurl_multi_cleanup(multi)
     }
 
-    public func resetCounters() { requestCount = 0; roundCount = 0 }
+    public func resetCounters() {
+        requestCount = 0
+        roundCount = 0
+    }
 
     /// One request.
     package func send(_ request: HTTPRequest) -> Result<HTTPResponse, HTTPError> { sendAll([request])[0] }
@@ -44,7 +47,8 @@ public final class HTTPClient {
                 try handle.prepare(request)
                 let rc = ccurl_multi_add_handle(multi, handle.raw)
                 guard rc == CURLM_OK else {
-                    results[index] = .failure(HTTPError(kind: .other, message: String(cString: ccurl_multi_strerror(rc))))
+                    results[index] = .failure(
+                        HTTPError(kind: .other, message: String(cString: ccurl_multi_strerror(rc))))
                     idle.append(handle)
                     continue
                 }
@@ -62,14 +66,17 @@ public final class HTTPClient {
                 guard let pos = active.firstIndex(where: { $0.handle.raw == doneRaw }) else { continue }
                 let (index, handle) = active.remove(at: pos)
                 ccurl_multi_remove_handle(multi, handle.raw)
-                do throws(HTTPError) { results[index] = .success(try handle.finish(code)) } catch { results[index] = .failure(error) }
+                do throws(HTTPError) { results[index] = .success(try handle.finish(code)) } catch {
+                    results[index] = .failure(error)
+                }
                 idle.append(handle)
             }
             if rc != CURLM_OK {
                 // A multi-level failure: fail what is left rather than spin.
                 for (index, handle) in active {
                     ccurl_multi_remove_handle(multi, handle.raw)
-                    results[index] = .failure(HTTPError(kind: .other, message: String(cString: ccurl_multi_strerror(rc))))
+                    results[index] = .failure(
+                        HTTPError(kind: .other, message: String(cString: ccurl_multi_strerror(rc))))
                     idle.append(handle)
                 }
                 active.removeAll()

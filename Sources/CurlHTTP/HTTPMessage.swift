@@ -12,9 +12,10 @@ public struct HTTPRequest: Sendable {
     /// nil keeps the handle's own limit.
     var maxResponseBytes: Int?
 
-    public init(method: String = "GET", url: String, headers: [(name: String, value: String)] = [], body: [UInt8] = [],
-                timeoutMilliseconds: Int = 10_000, maxResponseBytes: Int? = nil)
-    {
+    public init(
+        method: String = "GET", url: String, headers: [(name: String, value: String)] = [], body: [UInt8] = [],
+        timeoutMilliseconds: Int = 10_000, maxResponseBytes: Int? = nil
+    ) {
         self.method = method
         self.url = url
         self.headers = headers

@@ -26,17 +26,24 @@ struct Diagnostic: Equatable, Sendable {
     /// The handler's answer exceeds Lambda's synchronous payload limit; reported instead of
     /// posting an answer the Runtime API would refuse (and the caller would never see).
     static func responseTooLarge(bytes: Int, limit: Int) -> Diagnostic {
-        Diagnostic(errorType: "Function.ResponseSizeTooLarge",
-                   errorMessage: "Response payload size (\(bytes) bytes) exceeded maximum allowed payload size (\(limit) bytes).")
+        Diagnostic(
+            errorType: "Function.ResponseSizeTooLarge",
+            errorMessage:
+                "Response payload size (\(bytes) bytes) exceeded maximum allowed payload size (\(limit) bytes).")
     }
 
     /// The Runtime API answered 413 to the response itself.
-    static let refusedAsTooLarge = Diagnostic(errorType: "Function.ResponseSizeTooLarge",
-                                              errorMessage: "The Runtime API refused the response as too large.")
+    static let refusedAsTooLarge = Diagnostic(
+        errorType: "Function.ResponseSizeTooLarge",
+        errorMessage: "The Runtime API refused the response as too large.")
 
     /// The body the Runtime API's error endpoints take.
     var document: [UInt8] {
-        JSONValue.object(JSONObject([("errorType", .string(errorType)), ("errorMessage", .string(errorMessage)),
-                                     ("stackTrace", .array([]))])).serialized()
+        JSONValue.object(
+            JSONObject([
+                ("errorType", .string(errorType)), ("errorMessage", .string(errorMessage)),
+                ("stackTrace", .array([])),
+            ])
+        ).serialized()
     }
 }

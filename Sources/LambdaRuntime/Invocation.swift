@@ -9,9 +9,10 @@ struct Invocation: Equatable {
     let cognitoIdentity: String?
     let event: [UInt8]
 
-    init(requestID: String, deadlineMilliseconds: Int64, invokedFunctionARN: String, traceID: String? = nil,
-         clientContext: String? = nil, cognitoIdentity: String? = nil, event: [UInt8])
-    {
+    init(
+        requestID: String, deadlineMilliseconds: Int64, invokedFunctionARN: String, traceID: String? = nil,
+        clientContext: String? = nil, cognitoIdentity: String? = nil, event: [UInt8]
+    ) {
         self.requestID = requestID
         self.deadlineMilliseconds = deadlineMilliseconds
         self.invokedFunctionARN = invokedFunctionARN
@@ -29,18 +30,26 @@ struct Invocation: Equatable {
         var id: String?, deadline: String?, arn: String?, trace: String?, clientContext: String?, cognito: String?
         for (name, value) in headers {
             guard name.utf8.count > 15, Invocation.hasPrefixIgnoringCase(name, "lambda-runtime-") else { continue }
-            if id == nil, Invocation.equalsIgnoringCase(name, "lambda-runtime-aws-request-id") { id = value }
-            else if deadline == nil, Invocation.equalsIgnoringCase(name, "lambda-runtime-deadline-ms") { deadline = value }
-            else if arn == nil, Invocation.equalsIgnoringCase(name, "lambda-runtime-invoked-function-arn") { arn = value }
-            else if trace == nil, Invocation.equalsIgnoringCase(name, "lambda-runtime-trace-id") { trace = value }
-            else if clientContext == nil, Invocation.equalsIgnoringCase(name, "lambda-runtime-client-context") { clientContext = value }
-            else if cognito == nil, Invocation.equalsIgnoringCase(name, "lambda-runtime-cognito-identity") { cognito = value }
+            if id == nil, Invocation.equalsIgnoringCase(name, "lambda-runtime-aws-request-id") {
+                id = value
+            } else if deadline == nil, Invocation.equalsIgnoringCase(name, "lambda-runtime-deadline-ms") {
+                deadline = value
+            } else if arn == nil, Invocation.equalsIgnoringCase(name, "lambda-runtime-invoked-function-arn") {
+                arn = value
+            } else if trace == nil, Invocation.equalsIgnoringCase(name, "lambda-runtime-trace-id") {
+                trace = value
+            } else if clientContext == nil, Invocation.equalsIgnoringCase(name, "lambda-runtime-client-context") {
+                clientContext = value
+            } else if cognito == nil, Invocation.equalsIgnoringCase(name, "lambda-runtime-cognito-identity") {
+                cognito = value
+            }
         }
         guard let id, !id.isEmpty else {
             throw RuntimeAPIFailure(description: "GET next answered without Lambda-Runtime-Aws-Request-Id")
         }
-        self.init(requestID: id, deadlineMilliseconds: deadline.flatMap { Int64($0) } ?? 0, invokedFunctionARN: arn ?? "",
-                  traceID: trace, clientContext: clientContext, cognitoIdentity: cognito, event: event)
+        self.init(
+            requestID: id, deadlineMilliseconds: deadline.flatMap { Int64($0) } ?? 0, invokedFunctionARN: arn ?? "",
+            traceID: trace, clientContext: clientContext, cognitoIdentity: cognito, event: event)
     }
 
     /// ASCII case-insensitive comparison against a lowercase literal.

@@ -15,8 +15,10 @@ enum InvocationOutcome: Equatable {
     func fields(durationMs: String) -> [(String, JSONValue)] {
         switch self {
         case .ok: [("outcome", "ok"), ("durationMs", .number(durationMs))]
-        case .error(let type): [("outcome", "error"), ("durationMs", .number(durationMs)), ("errorType", .string(type))]
-        case .rejected(let status): [("outcome", "rejected"), ("durationMs", .number(durationMs)), ("status", .int(status))]
+        case .error(let type):
+            [("outcome", "error"), ("durationMs", .number(durationMs)), ("errorType", .string(type))]
+        case .rejected(let status):
+            [("outcome", "rejected"), ("durationMs", .number(durationMs)), ("status", .int(status))]
         }
     }
 }

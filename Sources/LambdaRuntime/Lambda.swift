@@ -1,10 +1,11 @@
+import CurlHTTP
+import PlatformSupport
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CurlHTTP
-import PlatformSupport
 
 /// The runtime: init, then `next` → handler → response or error, until the Runtime API fails.
 public enum Lambda {
@@ -18,7 +19,9 @@ public enum Lambda {
     public static func run<H: LambdaHandler>(_ makeHandler: (InitContext) throws -> H) -> Never {
         let logger = Logger.fromEnvironment()
         guard let endpoint = Environment.nonEmpty("AWS_LAMBDA_RUNTIME_API") else {
-            logger.log(.fatal, "AWS_LAMBDA_RUNTIME_API is not set: this program runs under Lambda or its emulator (scripts/invoke)")
+            logger.log(
+                .fatal,
+                "AWS_LAMBDA_RUNTIME_API is not set: this program runs under Lambda or its emulator (scripts/invoke)")
             exit(LambdaExit.runtimeAPINotConfigured.status)
         }
         let client: RuntimeAPIClient
@@ -42,7 +45,9 @@ public enum Lambda {
             handler = try makeHandler(InitContext(logger: logger, functionName: functionName))
         } catch {
             let diagnostic = Diagnostic(error, fallbackType: "Runtime.InitError")
-            logger.log(.fatal, "init failed", [("errorType", .string(diagnostic.errorType)), ("errorMessage", .string(diagnostic.errorMessage))])
+            logger.log(
+                .fatal, "init failed",
+                [("errorType", .string(diagnostic.errorType)), ("errorMessage", .string(diagnostic.errorMessage))])
             do throws(RuntimeAPIFailure) { try client.postInitError(diagnostic) } catch {
                 logger.log(.fatal, error.description)
             }

@@ -13,9 +13,10 @@ public struct LambdaContext: Sendable {
     public let cognitoIdentity: String?
     public let logger: Logger
 
-    package init(requestID: String, deadlineMilliseconds: Int64, invokedFunctionARN: String, traceID: String? = nil,
-         clientContext: String? = nil, cognitoIdentity: String? = nil, logger: Logger)
-    {
+    package init(
+        requestID: String, deadlineMilliseconds: Int64, invokedFunctionARN: String, traceID: String? = nil,
+        clientContext: String? = nil, cognitoIdentity: String? = nil, logger: Logger
+    ) {
         self.requestID = requestID
         self.deadlineMilliseconds = deadlineMilliseconds
         self.invokedFunctionARN = invokedFunctionARN
@@ -26,9 +27,10 @@ public struct LambdaContext: Sendable {
     }
 
     init(_ invocation: Invocation, logger: Logger) {
-        self.init(requestID: invocation.requestID, deadlineMilliseconds: invocation.deadlineMilliseconds,
-                  invokedFunctionARN: invocation.invokedFunctionARN, traceID: invocation.traceID,
-                  clientContext: invocation.clientContext, cognitoIdentity: invocation.cognitoIdentity, logger: logger)
+        self.init(
+            requestID: invocation.requestID, deadlineMilliseconds: invocation.deadlineMilliseconds,
+            invokedFunctionARN: invocation.invokedFunctionARN, traceID: invocation.traceID,
+            clientContext: invocation.clientContext, cognitoIdentity: invocation.cognitoIdentity, logger: logger)
     }
 
     /// Milliseconds left before Lambda stops the invocation.

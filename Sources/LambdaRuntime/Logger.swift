@@ -56,7 +56,9 @@ public struct Logger: Sendable {
         var line: [UInt8]
         let now = ISO8601.format(milliseconds: nowMilliseconds, fractional: true)
         if json {
-            var obj = JSONObject([("timestamp", .string(now)), ("level", .string(level.name)), ("message", .string(message))])
+            var obj = JSONObject([
+                ("timestamp", .string(now)), ("level", .string(level.name)), ("message", .string(message)),
+            ])
             if let requestID { obj["requestId"] = .string(requestID) }
             for (k, v) in fields where k != "requestId" && obj[k] == nil { obj[k] = v }
             line = JSONValue.object(obj).serialized()

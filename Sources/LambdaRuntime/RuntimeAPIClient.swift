@@ -32,8 +32,9 @@ final class RuntimeAPIClient: RuntimeAPIClientProtocol {
     }
 
     private func send(_ request: RuntimeAPIRequest) throws(RuntimeAPIFailure) -> HTTPResponse {
-        let http = HTTPRequest(method: request.method, url: base + request.path, headers: request.headers, body: request.body,
-                               timeoutMilliseconds: request.timeoutMilliseconds)
+        let http = HTTPRequest(
+            method: request.method, url: base + request.path, headers: request.headers, body: request.body,
+            timeoutMilliseconds: request.timeoutMilliseconds)
         let response: HTTPResponse
         do throws(HTTPError) {
             response = try handle.perform(http)

@@ -28,8 +28,7 @@ public enum ASCII {
     /// The bytes without `isSpace` bytes at either end, as a slice (nothing copied). The one
     /// trimmer: `String.trimmingASCIISpaces()` and SigV4's header-value rule are built on it.
     @inlinable public static func trimmingSpaces<Bytes: BidirectionalCollection>(_ bytes: Bytes) -> Bytes.SubSequence
-        where Bytes.Element == UInt8
-    {
+    where Bytes.Element == UInt8 {
         var slice = bytes[...]
         while let first = slice.first, isSpace(first) { slice = slice.dropFirst() }
         while let last = slice.last, isSpace(last) { slice = slice.dropLast() }

@@ -36,7 +36,8 @@ public enum UUIDText {
     public static func format<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
         precondition(bytes.count == 16, "a UUID is 16 bytes")
         let c = Array(Hex.encode(bytes))
-        return String(c[0..<8]) + "-" + String(c[8..<12]) + "-" + String(c[12..<16]) + "-" + String(c[16..<20]) + "-" + String(c[20..<32])
+        return String(c[0..<8]) + "-" + String(c[8..<12]) + "-" + String(c[12..<16]) + "-" + String(c[16..<20]) + "-"
+            + String(c[20..<32])
     }
 }
 
@@ -57,7 +58,9 @@ public enum Base64 {
 
     /// Strict base64url: url alphabet only, no padding, no whitespace, and the unused low bits of
     /// the last character must be zero (so each byte string has exactly one accepted encoding).
-    public static func urlDecode(_ text: Substring) -> [UInt8]? { decode(Array(text.utf8), urlSafe: true, padded: false) }
+    public static func urlDecode(_ text: Substring) -> [UInt8]? {
+        decode(Array(text.utf8), urlSafe: true, padded: false)
+    }
     public static func urlDecode(_ text: String) -> [UInt8]? { urlDecode(Substring(text)) }
 
     /// Standard base64 with padding (Function URL bodies). Also strict.
@@ -69,7 +72,10 @@ public enum Base64 {
         var i = 0
         while i + 3 <= b.count {
             let n = UInt32(b[i]) << 16 | UInt32(b[i + 1]) << 8 | UInt32(b[i + 2])
-            out += [alphabet[Int(n >> 18 & 63)], alphabet[Int(n >> 12 & 63)], alphabet[Int(n >> 6 & 63)], alphabet[Int(n & 63)]]
+            out += [
+                alphabet[Int(n >> 18 & 63)], alphabet[Int(n >> 12 & 63)], alphabet[Int(n >> 6 & 63)],
+                alphabet[Int(n & 63)],
+            ]
             i += 3
         }
         let rest = b.count - i
@@ -120,7 +126,7 @@ public enum Base64 {
                 acc &= (1 << UInt32(bits)) - 1
             }
         }
-        guard acc == 0 else { return nil } // non-canonical trailing bits
+        guard acc == 0 else { return nil }  // non-canonical trailing bits
         return out
     }
 }

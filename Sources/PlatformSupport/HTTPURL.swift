@@ -19,34 +19,51 @@ public struct HTTPURL: Sendable, Equatable {
 
     /// Parses `text`, the value of `variable`; a refusal names the variable, never the value.
     public init(_ text: String, variable: String, allowingQueryAndFragment: Bool = false) throws(ConfigurationError) {
-        func refuse(_ message: String) -> ConfigurationError { ConfigurationError(variable: variable, message: message) }
+        func refuse(_ message: String) -> ConfigurationError {
+            ConfigurationError(variable: variable, message: message)
+        }
         let bytes = Array(text.utf8)
         guard bytes.count <= Self.maxBytes, bytes.allSatisfy(ASCII.isVisible) else {
-            throw refuse("is not a URL (blanks, control or non-ASCII characters, or longer than \(Self.maxBytes) bytes)")
+            throw refuse(
+                "is not a URL (blanks, control or non-ASCII characters, or longer than \(Self.maxBytes) bytes)")
         }
         let scheme: String
-        if Self.hasPrefix(bytes, "https://") { scheme = "https" } else if Self.hasPrefix(bytes, "http://") { scheme = "http" } else {
+        if Self.hasPrefix(bytes, "https://") {
+            scheme = "https"
+        } else if Self.hasPrefix(bytes, "http://") {
+            scheme = "http"
+        } else {
             throw refuse("is not an http:// or https:// URL")
         }
         let rest = bytes[(scheme.utf8.count + 3)...]
-        let authorityEnd = rest.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? rest.endIndex
+        let authorityEnd =
+            rest.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
+            ?? rest.endIndex
         let authority = rest[..<authorityEnd]
-        let pathEnd = rest[authorityEnd...].firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? rest.endIndex
-        guard allowingQueryAndFragment || pathEnd == rest.endIndex else { throw refuse("may not carry a query or a fragment") }
+        let pathEnd =
+            rest[authorityEnd...].firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? rest.endIndex
+        guard allowingQueryAndFragment || pathEnd == rest.endIndex else {
+            throw refuse("may not carry a query or a fragment")
+        }
         guard !authority.contains(UInt8(ascii: "@")) else { throw refuse("may not carry user information") }
 
         var hostBytes = authority
         var portBytes: ArraySlice<UInt8>?
         if authority.first == UInt8(ascii: "[") {
-            guard let close = authority.firstIndex(of: UInt8(ascii: "]")) else { throw refuse("has a malformed IPv6 host") }
+            guard let close = authority.firstIndex(of: UInt8(ascii: "]")) else {
+                throw refuse("has a malformed IPv6 host")
+            }
             hostBytes = authority[...close]
             let after = authority[(close + 1)...]
             if let colon = after.first {
                 guard colon == UInt8(ascii: ":") else { throw refuse("has a malformed host") }
                 portBytes = after.dropFirst()
             }
-            guard hostBytes.dropFirst().dropLast().allSatisfy({ ASCII.hexDigitValue($0) != nil || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") }),
-                  hostBytes.count > 2
+            guard
+                hostBytes.dropFirst().dropLast().allSatisfy({
+                    ASCII.hexDigitValue($0) != nil || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".")
+                }),
+                hostBytes.count > 2
             else { throw refuse("has a malformed IPv6 host") }
         } else if let colon = authority.firstIndex(of: UInt8(ascii: ":")) {
             hostBytes = authority[..<colon]
@@ -55,14 +72,18 @@ public struct HTTPURL: Sendable, Equatable {
         guard !hostBytes.isEmpty else { throw refuse("has no host") }
         let host = hostBytes.map(ASCII.lowercased)
         if host.first != UInt8(ascii: "[") {
-            guard host.allSatisfy({ ASCII.isLower($0) || ASCII.isDigit($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") }) else {
+            guard
+                host.allSatisfy({
+                    ASCII.isLower($0) || ASCII.isDigit($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-")
+                })
+            else {
                 throw refuse("has a malformed host")
             }
         }
         var port: Int?
         if let portBytes {
             guard (1...5).contains(portBytes.count), portBytes.allSatisfy(ASCII.isDigit),
-                  let value = Int(String(decoding: portBytes, as: UTF8.self)), (1...65535).contains(value)
+                let value = Int(String(decoding: portBytes, as: UTF8.self)), (1...65535).contains(value)
             else { throw refuse("has a malformed port (1-65535)") }
             port = value
         }
@@ -78,7 +99,8 @@ public struct HTTPURL: Sendable, Equatable {
     public static func httpsOrLoopback(_ text: String, variable: String) throws(ConfigurationError) -> HTTPURL {
         let url = try HTTPURL(text, variable: variable, allowingQueryAndFragment: true)
         guard url.isHTTPS || isLoopbackHost(url.host) else {
-            throw ConfigurationError(variable: variable, message: "must be https (plain http is allowed only to a loopback host)")
+            throw ConfigurationError(
+                variable: variable, message: "must be https (plain http is allowed only to a loopback host)")
         }
         return url
     }
@@ -91,7 +113,8 @@ public struct HTTPURL: Sendable, Equatable {
         guard parts.count == 4 else { return false }
         for part in parts {
             guard (1...3).contains(part.count), part.allSatisfy(ASCII.isDigit),
-                  let value = Int(Substring(part)), value <= 255 else { return false }
+                let value = Int(Substring(part)), value <= 255
+            else { return false }
         }
         return parts[0].elementsEqual("127".utf8)
     }

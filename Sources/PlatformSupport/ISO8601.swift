@@ -38,8 +38,9 @@ public enum ISO8601 {
         }
         let dash = UInt8(ascii: "-"), colon = UInt8(ascii: ":"), plus = UInt8(ascii: "+")
         guard b.count >= 20, let y = num(0, 4), b[4] == dash, let mo = num(5, 2), b[7] == dash, let d = num(8, 2),
-              ASCII.lowercased(b[10]) == UInt8(ascii: "t"), let h = num(11, 2), b[13] == colon, let mi = num(14, 2), b[16] == colon,
-              let s = num(17, 2), (1...12).contains(mo), (1...31).contains(d), h < 24, mi < 60, s < 61
+            ASCII.lowercased(b[10]) == UInt8(ascii: "t"), let h = num(11, 2), b[13] == colon, let mi = num(14, 2),
+            b[16] == colon,
+            let s = num(17, 2), (1...12).contains(mo), (1...31).contains(d), h < 24, mi < 60, s < 61
         else { return nil }
         var i = 19
         var millis = 0
@@ -48,23 +49,31 @@ public enum ISO8601 {
             var digits = 0
             while i < b.count, ASCII.isDigit(b[i]) {
                 if digits < 3 { millis = millis * 10 + Int(b[i] - UInt8(ascii: "0")) }
-                digits += 1; i += 1
+                digits += 1
+                i += 1
             }
             guard digits > 0 else { return nil }
             // (`for _ in digits..<3` would trap on a range with lower > upper for 4+ digits.)
             var scale = digits
-            while scale < 3 { millis *= 10; scale += 1 }
+            while scale < 3 {
+                millis *= 10
+                scale += 1
+            }
         }
         var offset = 0
         guard i < b.count else { return nil }
         if ASCII.lowercased(b[i]) == UInt8(ascii: "z") {
             i += 1
-        } else if b[i] == plus || b[i] == dash, let oh = num(i + 1, 2), i + 3 < b.count, b[i + 3] == colon, let om = num(i + 4, 2),
-                  oh < 24, om < 60 {
+        } else if b[i] == plus || b[i] == dash, let oh = num(i + 1, 2), i + 3 < b.count, b[i + 3] == colon,
+            let om = num(i + 4, 2),
+            oh < 24, om < 60
+        {
             offset = (oh * 60 + om) * 60 * (b[i] == plus ? 1 : -1)
             i += 6
-        } else { return nil }
-        guard i == b.count, d <= daysInMonth(Int64(y), mo) else { return nil } // no Feb 30, no Feb 29 of 2100
+        } else {
+            return nil
+        }
+        guard i == b.count, d <= daysInMonth(Int64(y), mo) else { return nil }  // no Feb 30, no Feb 29 of 2100
         let days = days(fromCivil: Int64(y), mo, d)
         let secs = days * 86_400 + Int64(h * 3600 + mi * 60 + s) - Int64(offset)
         return secs * 1000 + Int64(millis)

@@ -7,6 +7,8 @@ public enum ProviderSubject {
     public static func isValid(_ sub: String) -> Bool {
         let utf8 = sub.utf8
         guard (1...maxBytes).contains(utf8.count), sub != ".", sub != ".." else { return false }
-        return utf8.allSatisfy { ASCII.isAlphanumeric($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") }
+        return utf8.allSatisfy {
+            ASCII.isAlphanumeric($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-")
+        }
     }
 }

@@ -1,5 +1,3 @@
-
-
 /// Bounded retries with exponential backoff and full jitter (AWS Architecture Blog, "Exponential
 /// Backoff and Jitter"): attempt n waits a uniform random time in [0, min(cap, base·2ⁿ)].
 public struct RetryPolicy: Sendable {
@@ -30,7 +28,9 @@ public struct Deadline: Sendable {
 
     public init(epochMilliseconds: Int64) { self.epochMilliseconds = epochMilliseconds }
 
-    public static func after(milliseconds: Int64) -> Deadline { Deadline(epochMilliseconds: Clock.nowMilliseconds() + milliseconds) }
+    public static func after(milliseconds: Int64) -> Deadline {
+        Deadline(epochMilliseconds: Clock.nowMilliseconds() + milliseconds)
+    }
     package static var none: Deadline { Deadline(epochMilliseconds: Int64.max / 2) }
 
     public var remainingMilliseconds: Int64 { epochMilliseconds - Clock.nowMilliseconds() }

@@ -34,4 +34,3 @@ public enum SecureRandom {
         return UUIDText.format(b)
     }
 }
-

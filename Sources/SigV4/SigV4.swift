@@ -12,7 +12,8 @@ public enum SigV4 {
         out.reserveCapacity(text.utf8.count)
         for b in text.utf8 {
             switch b {
-            case _ where ASCII.isAlphanumeric(b), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
+            case _ where ASCII.isAlphanumeric(b), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."),
+                UInt8(ascii: "~"):
                 out.append(b)
             case UInt8(ascii: "/") where !encodeSlash:
                 out.append(b)
@@ -36,12 +37,16 @@ public enum SigV4 {
         var i = 0
         while i < b.count {
             if b[i] == UInt8(ascii: "%") {
-                guard i + 2 < b.count, let high = ASCII.hexDigitValue(b[i + 1]), let low = ASCII.hexDigitValue(b[i + 2]) else { return nil }
-                out.append(high << 4 | low); i += 3
+                guard i + 2 < b.count, let high = ASCII.hexDigitValue(b[i + 1]), let low = ASCII.hexDigitValue(b[i + 2])
+                else { return nil }
+                out.append(high << 4 | low)
+                i += 3
             } else if b[i] == UInt8(ascii: "+") {
-                out.append(UInt8(ascii: " ")); i += 1 // S3's url encoding-type writes spaces as "+"
+                out.append(UInt8(ascii: " "))
+                i += 1  // S3's url encoding-type writes spaces as "+"
             } else {
-                out.append(b[i]); i += 1
+                out.append(b[i])
+                i += 1
             }
         }
         return String(validating: out, as: UTF8.self)
@@ -61,7 +66,10 @@ public enum SigV4 {
         var out: [Substring] = []
         for segment in path.split(separator: "/", omittingEmptySubsequences: true) {
             if segment == "." { continue }
-            if segment == ".." { if !out.isEmpty { out.removeLast() }; continue }
+            if segment == ".." {
+                if !out.isEmpty { out.removeLast() }
+                continue
+            }
             out.append(segment)
         }
         let lead = path.hasPrefix("/") ? "/" : ""
@@ -87,7 +95,10 @@ public enum SigV4 {
         var clean = true
         var previous: UInt8 = 0
         for b in trimmed {
-            if ASCII.isSpace(b) && (b != space || previous == space) { clean = false; break }
+            if ASCII.isSpace(b) && (b != space || previous == space) {
+                clean = false
+                break
+            }
             previous = b
         }
         if clean { return Array(trimmed) }
@@ -98,7 +109,10 @@ public enum SigV4 {
             if ASCII.isSpace(b) {
                 pendingSpace = true
             } else {
-                if pendingSpace { out.append(space); pendingSpace = false }
+                if pendingSpace {
+                    out.append(space)
+                    pendingSpace = false
+                }
                 out.append(b)
             }
         }

@@ -32,7 +32,9 @@ public struct SigV4Signer: Sendable, CustomStringConvertible {
     ]
 
     /// Signs `request` at `dateMilliseconds` (epoch, wall clock).
-    public mutating func sign(_ request: SignableRequest, credentials: SigningCredentials, dateMilliseconds: Int64) -> SignedRequest {
+    public mutating func sign(
+        _ request: SignableRequest, credentials: SigningCredentials, dateMilliseconds: Int64
+    ) -> SignedRequest {
         let (amzDate, day) = formattedDate(milliseconds: dateMilliseconds)
         var headers: [(name: String, value: String)] = [("Host", request.host)]
         headers.reserveCapacity(request.headers.count + 5)
@@ -42,7 +44,10 @@ public struct SigV4Signer: Sendable, CustomStringConvertible {
             if lower == "x-amz-content-sha256" { givenPayloadHash = h.value }
             // The signer owns these; a caller's copy would be signed twice or go stale.
             if lower == "host" || lower == "x-amz-date" || lower == "x-amz-security-token" || lower == "authorization"
-                || (isS3 && lower == "x-amz-content-sha256") { continue }
+                || (isS3 && lower == "x-amz-content-sha256")
+            {
+                continue
+            }
             headers.append(h)
         }
         headers.append(("X-Amz-Date", amzDate))
@@ -79,35 +84,48 @@ public struct SigV4Signer: Sendable, CustomStringConvertible {
         }
 
         let queryString = SigV4.canonicalQuery(request.query)
-        let canonicalURI = isS3 ? (request.path.isEmpty ? "/" : request.path) : SigV4.encode(SigV4.normalizePath(request.path), encodeSlash: false)
+        let canonicalURI =
+            isS3
+            ? (request.path.isEmpty ? "/" : request.path)
+            : SigV4.encode(SigV4.normalizePath(request.path), encodeSlash: false)
         let newline = UInt8(ascii: "\n")
         var canonical: [UInt8] = []
         canonical.reserveCapacity(512)
-        canonical.append(contentsOf: request.method.uppercased().utf8); canonical.append(newline)
-        canonical.append(contentsOf: canonicalURI.utf8); canonical.append(newline)
-        canonical.append(contentsOf: queryString.utf8); canonical.append(newline)
+        canonical.append(contentsOf: request.method.uppercased().utf8)
+        canonical.append(newline)
+        canonical.append(contentsOf: canonicalURI.utf8)
+        canonical.append(newline)
+        canonical.append(contentsOf: queryString.utf8)
+        canonical.append(newline)
         for h in byName {
-            canonical.append(contentsOf: h.name); canonical.append(UInt8(ascii: ":"))
-            canonical.append(contentsOf: h.value); canonical.append(newline)
+            canonical.append(contentsOf: h.name)
+            canonical.append(UInt8(ascii: ":"))
+            canonical.append(contentsOf: h.value)
+            canonical.append(newline)
         }
         canonical.append(newline)
-        canonical.append(contentsOf: signedHeaderBytes); canonical.append(newline)
+        canonical.append(contentsOf: signedHeaderBytes)
+        canonical.append(newline)
         canonical.append(contentsOf: payloadHash.utf8)
 
         let scope = day + "/" + region + "/" + service + "/aws4_request"
         var toSign: [UInt8] = Array("AWS4-HMAC-SHA256\n".utf8)
         toSign.reserveCapacity(160)
-        toSign.append(contentsOf: amzDate.utf8); toSign.append(newline)
-        toSign.append(contentsOf: scope.utf8); toSign.append(newline)
+        toSign.append(contentsOf: amzDate.utf8)
+        toSign.append(newline)
+        toSign.append(contentsOf: scope.utf8)
+        toSign.append(newline)
         toSign.append(contentsOf: Hex.encode(SHA256.hash(canonical)).utf8)
         let key = signingKey(day: day, secret: credentials.secretAccessKey)
         let signature = Hex.encode(HMACSHA256.authenticate(toSign, key: key))
         let signedHeaders = String(decoding: signedHeaderBytes, as: UTF8.self)
-        let authorization = "AWS4-HMAC-SHA256 Credential=" + credentials.accessKeyID + "/" + scope
+        let authorization =
+            "AWS4-HMAC-SHA256 Credential=" + credentials.accessKeyID + "/" + scope
             + ", SignedHeaders=" + signedHeaders + ", Signature=" + signature
         headers.append(("Authorization", authorization))
-        return SignedRequest(headers: headers, queryString: queryString, canonicalRequest: String(decoding: canonical, as: UTF8.self),
-                             stringToSign: String(decoding: toSign, as: UTF8.self), signature: signature, authorization: authorization)
+        return SignedRequest(
+            headers: headers, queryString: queryString, canonicalRequest: String(decoding: canonical, as: UTF8.self),
+            stringToSign: String(decoding: toSign, as: UTF8.self), signature: signature, authorization: authorization)
     }
 
     /// The formatted date, reused within one second.

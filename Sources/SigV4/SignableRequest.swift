@@ -11,8 +11,10 @@ public struct SignableRequest: Sendable {
     var headers: [(name: String, value: String)]
     var body: [UInt8]
 
-    public init(method: String, host: String, path: String, query: [(name: String, value: String)] = [],
-                headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
+    public init(
+        method: String, host: String, path: String, query: [(name: String, value: String)] = [],
+        headers: [(name: String, value: String)] = [], body: [UInt8] = []
+    ) {
         self.method = method
         self.host = host
         self.path = path

@@ -11,7 +11,9 @@ public struct SigningCredentials: Sendable, CustomStringConvertible, CustomDebug
         self.sessionToken = sessionToken
     }
 
-    public var description: String { "SigningCredentials(\(accessKeyID), secret redacted\(sessionToken == nil ? "" : ", session token redacted"))" }
+    public var description: String {
+        "SigningCredentials(\(accessKeyID), secret redacted\(sessionToken == nil ? "" : ", session token redacted"))"
+    }
     public var debugDescription: String { description }
     public var customMirror: Mirror { Mirror(self, children: ["accessKeyID": accessKeyID]) }
 }

@@ -44,14 +44,18 @@ public struct JSONParser {
 
         /// RFC 8259's four whitespace bytes (not `\v` or `\f`, which `ASCII.isSpace` also takes).
         mutating func skipWhitespace() {
-            while i < buf.count, buf[i] == UInt8(ascii: " ") || buf[i] == UInt8(ascii: "\n") || buf[i] == UInt8(ascii: "\r")
-                || buf[i] == UInt8(ascii: "\t") { i += 1 }
+            while i < buf.count,
+                buf[i] == UInt8(ascii: " ") || buf[i] == UInt8(ascii: "\n") || buf[i] == UInt8(ascii: "\r")
+                    || buf[i] == UInt8(ascii: "\t")
+            { i += 1 }
         }
 
         mutating func literal(_ word: StaticString, _ v: JSONValue) throws(JSONError) -> JSONValue {
             let n = word.utf8CodeUnitCount
             guard i + n <= buf.count else { throw fail(.unexpectedEnd) }
-            for k in 0..<n where buf[i + k] != word.utf8Start[k] { throw JSONError(reason: .unexpectedCharacter, offset: i + k) }
+            for k in 0..<n where buf[i + k] != word.utf8Start[k] {
+                throw JSONError(reason: .unexpectedCharacter, offset: i + k)
+            }
             i += n
             return v
         }
@@ -78,14 +82,19 @@ public struct JSONParser {
             // equivalent keys, refusing valid documents and aliasing lookups).
             var seen = Set<[UInt8]>()
             skipWhitespace()
-            if i < buf.count, buf[i] == UInt8(ascii: "}") { i += 1; return .object(obj) }
+            if i < buf.count, buf[i] == UInt8(ascii: "}") {
+                i += 1
+                return .object(obj)
+            }
             while true {
                 skipWhitespace()
                 guard i < buf.count else { throw fail(.unexpectedEnd) }
                 guard buf[i] == UInt8(ascii: "\"") else { throw fail(.unexpectedCharacter) }
                 let keyStart = i
                 let key = try string()
-                guard seen.insert(Array(key.utf8)).inserted else { throw JSONError(reason: .duplicateKey, offset: keyStart) }
+                guard seen.insert(Array(key.utf8)).inserted else {
+                    throw JSONError(reason: .duplicateKey, offset: keyStart)
+                }
                 skipWhitespace()
                 guard i < buf.count else { throw fail(.unexpectedEnd) }
                 guard buf[i] == UInt8(ascii: ":") else { throw fail(.unexpectedCharacter) }
@@ -94,8 +103,14 @@ public struct JSONParser {
                 obj.appendUnchecked(key, try value(depth: depth))
                 skipWhitespace()
                 guard i < buf.count else { throw fail(.unexpectedEnd) }
-                if buf[i] == UInt8(ascii: ",") { i += 1; continue }
-                if buf[i] == UInt8(ascii: "}") { i += 1; return .object(obj) }
+                if buf[i] == UInt8(ascii: ",") {
+                    i += 1
+                    continue
+                }
+                if buf[i] == UInt8(ascii: "}") {
+                    i += 1
+                    return .object(obj)
+                }
                 throw fail(.unexpectedCharacter)
             }
         }
@@ -105,14 +120,23 @@ public struct JSONParser {
             i += 1
             var items = [JSONValue]()
             skipWhitespace()
-            if i < buf.count, buf[i] == UInt8(ascii: "]") { i += 1; return .array(items) }
+            if i < buf.count, buf[i] == UInt8(ascii: "]") {
+                i += 1
+                return .array(items)
+            }
             while true {
                 skipWhitespace()
                 items.append(try value(depth: depth))
                 skipWhitespace()
                 guard i < buf.count else { throw fail(.unexpectedEnd) }
-                if buf[i] == UInt8(ascii: ",") { i += 1; continue }
-                if buf[i] == UInt8(ascii: "]") { i += 1; return .array(items) }
+                if buf[i] == UInt8(ascii: ",") {
+                    i += 1
+                    continue
+                }
+                if buf[i] == UInt8(ascii: "]") {
+                    i += 1
+                    return .array(items)
+                }
                 throw fail(.unexpectedCharacter)
             }
         }
@@ -124,7 +148,7 @@ public struct JSONParser {
             guard i < buf.count, isDigit(buf[i]) else { throw fail(.invalidNumber) }
             if buf[i] == UInt8(ascii: "0") {
                 i += 1
-                if i < buf.count, isDigit(buf[i]) { throw fail(.invalidNumber) } // no leading zeros
+                if i < buf.count, isDigit(buf[i]) { throw fail(.invalidNumber) }  // no leading zeros
             } else {
                 while i < buf.count, isDigit(buf[i]) { i += 1 }
             }
@@ -154,7 +178,7 @@ public struct JSONParser {
         }
 
         mutating func string() throws(JSONError) -> String {
-            i += 1 // opening quote
+            i += 1  // opening quote
             var out = [UInt8]()
             var runStart = i
             while true {
@@ -165,7 +189,7 @@ public struct JSONParser {
                     i += 1
                     break
                 }
-                if c < UInt8(ascii: " ") { throw fail(.invalidString) } // control characters must be escaped
+                if c < UInt8(ascii: " ") { throw fail(.invalidString) }  // control characters must be escaped
                 if c == UInt8(ascii: "\\") {
                     out.append(contentsOf: UnsafeBufferPointer(rebasing: buf[runStart..<i]))
                     i += 1
@@ -174,15 +198,16 @@ public struct JSONParser {
                     i += 1
                     switch e {
                     case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(e)
-                    case UInt8(ascii: "b"): out.append(0x08) // backspace
-                    case UInt8(ascii: "f"): out.append(0x0C) // form feed
+                    case UInt8(ascii: "b"): out.append(0x08)  // backspace
+                    case UInt8(ascii: "f"): out.append(0x0C)  // form feed
                     case UInt8(ascii: "n"): out.append(UInt8(ascii: "\n"))
                     case UInt8(ascii: "r"): out.append(UInt8(ascii: "\r"))
                     case UInt8(ascii: "t"): out.append(UInt8(ascii: "\t"))
                     case UInt8(ascii: "u"):
                         var scalar = try hex4()
                         if (0xD800...0xDBFF).contains(scalar) {
-                            guard i + 2 <= buf.count, buf[i] == UInt8(ascii: "\\"), buf[i + 1] == UInt8(ascii: "u") else {
+                            guard i + 2 <= buf.count, buf[i] == UInt8(ascii: "\\"), buf[i + 1] == UInt8(ascii: "u")
+                            else {
                                 throw fail(.invalidEscape)
                             }
                             i += 2

@@ -72,7 +72,8 @@ public struct JSONObject: Equatable, Sendable, Sequence {
     public func makeIterator() -> IndexingIterator<[(key: String, value: JSONValue)]> { members.makeIterator() }
 
     public static func == (a: JSONObject, b: JSONObject) -> Bool {
-        a.members.count == b.members.count && zip(a.members, b.members).allSatisfy { sameKey($0.key, $1.key) && $0.value == $1.value }
+        a.members.count == b.members.count
+            && zip(a.members, b.members).allSatisfy { sameKey($0.key, $1.key) && $0.value == $1.value }
     }
 }
 

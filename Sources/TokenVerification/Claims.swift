@@ -23,7 +23,9 @@ package struct ClaimRules {
         // aud: a string or a non-empty array of strings; one of them must be configured.
         switch claims["aud"] {
         case .string(let aud)?:
-            guard audiences.contains(aud) else { throw .invalid("audience is not one of this deployment's \(who) audiences") }
+            guard audiences.contains(aud) else {
+                throw .invalid("audience is not one of this deployment's \(who) audiences")
+            }
         case .array(let list)?:
             var matched = false
             for item in list {
@@ -64,7 +66,7 @@ package struct ClaimRules {
         if let nonce {
             guard let claimed = claims["nonce"] else { throw .invalid("token has no nonce but the request gave one") }
             guard let claimedText = claimed.stringValue,
-                  claimedText == nonce || claimedText == SHA256.hexHash(Array(nonce.utf8))
+                claimedText == nonce || claimedText == SHA256.hexHash(Array(nonce.utf8))
             else { throw .invalid("nonce does not match the request's") }
         }
 
@@ -105,7 +107,9 @@ package struct ClaimRules {
         switch claims[name] {
         case nil, .null?: return nil
         case let value?:
-            guard let v = value.int64Value, (-1_000_000...1_000_000).contains(v) else { throw .invalid("claim \(name) is not a small integer") }
+            guard let v = value.int64Value, (-1_000_000...1_000_000).contains(v) else {
+                throw .invalid("claim \(name) is not a small integer")
+            }
             return Int(v)
         }
     }

@@ -26,26 +26,36 @@ struct CompactJWS {
             dots.append(i)
             if dots.count > 2 { break }
         }
-        guard dots.count == 2 else { throw .invalid("ID token is not a JWS in compact form (three dot-separated parts)") }
+        guard dots.count == 2 else {
+            throw .invalid("ID token is not a JWS in compact form (three dot-separated parts)")
+        }
         let encodedHeader = bytes[..<dots[0]]
         encodedPayload = bytes[(dots[0] + 1)..<dots[1]]
         let encodedSignature = bytes[(dots[1] + 1)...]
         guard !encodedHeader.isEmpty, !encodedPayload.isEmpty, !encodedSignature.isEmpty else {
             throw .invalid("ID token has an empty part")
         }
-        guard let headerBytes = Base64URL.decode(encodedHeader) else { throw .invalid("token header is not canonical unpadded base64url") }
-        guard let signature = Base64URL.decode(encodedSignature) else { throw .invalid("token signature is not canonical unpadded base64url") }
+        guard let headerBytes = Base64URL.decode(encodedHeader) else {
+            throw .invalid("token header is not canonical unpadded base64url")
+        }
+        guard let signature = Base64URL.decode(encodedSignature) else {
+            throw .invalid("token signature is not canonical unpadded base64url")
+        }
         let parsedHeader: JSONValue
         do throws(JSONError) { parsedHeader = try JSONParser.parse(headerBytes) } catch {
-            throw .invalid(error.reason == .duplicateKey ? "token header has a duplicate parameter"
-                : "token header is not valid JSON (\(error.reason.rawValue))")
+            throw .invalid(
+                error.reason == .duplicateKey
+                    ? "token header has a duplicate parameter"
+                    : "token header is not valid JSON (\(error.reason.rawValue))")
         }
         guard let header = parsedHeader.objectValue else { throw .invalid("token header is not a JSON object") }
         guard let alg = header["alg"] else { throw .invalid("token header has no algorithm") }
         guard alg == .string("RS256") else { throw .invalid("token algorithm is not RS256") }
         for name in Self.refusedHeaderParameters where header[name] != nil {
-            throw .invalid(name == "crit" ? "token header has a crit parameter (no extensions are supported)"
-                : "token header names its own key (\(name)), which is never followed")
+            throw .invalid(
+                name == "crit"
+                    ? "token header has a crit parameter (no extensions are supported)"
+                    : "token header names its own key (\(name)), which is never followed")
         }
         guard let kid = header["kid"] else { throw .invalid("token header has no key id") }
         guard let kidText = kid.stringValue, !kidText.isEmpty, kidText.utf8.count <= 256 else {
@@ -59,11 +69,15 @@ struct CompactJWS {
 
     /// The payload as a JSON object; called only after the signature has verified.
     func claims() throws(TokenError) -> JSONObject {
-        guard let payload = Base64URL.decode(encodedPayload) else { throw .invalid("token payload is not canonical unpadded base64url") }
+        guard let payload = Base64URL.decode(encodedPayload) else {
+            throw .invalid("token payload is not canonical unpadded base64url")
+        }
         let parsed: JSONValue
         do throws(JSONError) { parsed = try JSONParser.parse(payload) } catch {
-            throw .invalid(error.reason == .duplicateKey ? "token payload has a duplicate claim"
-                : "token payload is not valid JSON (\(error.reason.rawValue))")
+            throw .invalid(
+                error.reason == .duplicateKey
+                    ? "token payload has a duplicate claim"
+                    : "token payload is not valid JSON (\(error.reason.rawValue))")
         }
         guard let object = parsed.objectValue else { throw .invalid("token payload is not a JSON object") }
         return object

@@ -50,8 +50,10 @@ public struct VerifierConfiguration: Sendable, Equatable {
             _ = try HTTPURL.httpsOrLoopback(value, variable: name)
             return value
         }
-        let apple = ProviderSettings(audiences: audiences(get("APPLE_AUDIENCES")), jwksURL: try url("APPLE_JWKS_URL", defaultAppleJWKSURL))
-        let google = ProviderSettings(audiences: audiences(get("GOOGLE_AUDIENCES")), jwksURL: try url("GOOGLE_JWKS_URL", defaultGoogleJWKSURL))
+        let apple = ProviderSettings(
+            audiences: audiences(get("APPLE_AUDIENCES")), jwksURL: try url("APPLE_JWKS_URL", defaultAppleJWKSURL))
+        let google = ProviderSettings(
+            audiences: audiences(get("GOOGLE_AUDIENCES")), jwksURL: try url("GOOGLE_JWKS_URL", defaultGoogleJWKSURL))
         return VerifierConfiguration(apple: apple, google: google)
     }
 

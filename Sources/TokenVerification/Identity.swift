@@ -34,9 +34,10 @@ public struct VerifiedIdentity: Sendable, Equatable {
     /// Apple's `real_user_status` (0 unsupported, 1 unknown, 2 likely real).
     package var realUserStatus: Int?
 
-    package init(provider: IdentityProvider, subject: String, email: String? = nil, emailVerified: Bool? = nil,
-                isPrivateEmail: Bool? = nil, name: String? = nil, realUserStatus: Int? = nil)
-    {
+    package init(
+        provider: IdentityProvider, subject: String, email: String? = nil, emailVerified: Bool? = nil,
+        isPrivateEmail: Bool? = nil, name: String? = nil, realUserStatus: Int? = nil
+    ) {
         self.provider = provider
         self.subject = subject
         self.email = email

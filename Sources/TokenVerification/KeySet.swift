@@ -85,11 +85,13 @@ struct ParsedKeySet {
         if let use = jwk["use"], use.stringValue != "sig" { return .failure(Reason(text: "it is not a signing key")) }
         if let alg = jwk["alg"], alg.stringValue != "RS256" { return .failure(Reason(text: "it is not an RS256 key")) }
         guard let nText = jwk["n"]?.stringValue, let eText = jwk["e"]?.stringValue,
-              let n = Base64.urlDecode(nText), let e = Base64.urlDecode(eText)
+            let n = Base64.urlDecode(nText), let e = Base64.urlDecode(eText)
         else { return .failure(Reason(text: "its modulus or exponent is not canonical base64url")) }
         do throws(RSAPublicKey.KeyError) {
             let key = try RSAPublicKey(modulus: n, exponent: e, minimumBits: 2048)
-            guard key.bits <= KeyCachePolicy.maximumModulusBits else { return .failure(Reason(text: "its RSA key is larger than 8192 bits")) }
+            guard key.bits <= KeyCachePolicy.maximumModulusBits else {
+                return .failure(Reason(text: "its RSA key is larger than 8192 bits"))
+            }
             return .success(key)
         } catch {
             switch error {
@@ -110,8 +112,11 @@ func freshnessLifetime(_ response: HTTPResponse) -> Int64 {
             if d == "no-cache" || d == "no-store" { noCache = true }
             guard d.hasPrefix("max-age=") else { continue }
             var value = d.utf8.dropFirst(8)
-            if value.count >= 2, value.first == UInt8(ascii: "\""), value.last == UInt8(ascii: "\"") { value = value.dropFirst().dropLast() }
-            guard !value.isEmpty, value.count <= 12, value.allSatisfy(ASCII.isDigit), let v = Int64(Substring(value)) else { continue }
+            if value.count >= 2, value.first == UInt8(ascii: "\""), value.last == UInt8(ascii: "\"") {
+                value = value.dropFirst().dropLast()
+            }
+            guard !value.isEmpty, value.count <= 12, value.allSatisfy(ASCII.isDigit), let v = Int64(Substring(value))
+            else { continue }
             maxAge = min(maxAge ?? v, v)
         }
     }

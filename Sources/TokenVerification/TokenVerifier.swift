@@ -22,10 +22,14 @@ public final class TokenVerifier {
     /// Verifies `idToken` as `provider`'s ID token for this deployment and returns who it names.
     /// - Parameter nonce: the request's raw nonce; when given, the token's `nonce` must equal it
     ///   or its lowercase hex SHA-256.
-    public func verify(_ idToken: String, provider: IdentityProvider, nonce: String?, deadline: Deadline) throws(TokenError) -> VerifiedIdentity {
+    public func verify(
+        _ idToken: String, provider: IdentityProvider, nonce: String?, deadline: Deadline
+    ) throws(TokenError) -> VerifiedIdentity {
         let settings = configuration.settings(for: provider)
         guard settings.isEnabled else {
-            throw TokenError(kind: .unsupportedProvider, message: "\(provider.displayName) sign-in is not enabled for this deployment")
+            throw TokenError(
+                kind: .unsupportedProvider,
+                message: "\(provider.displayName) sign-in is not enabled for this deployment")
         }
         let jws = try CompactJWS(idToken)
         let key = try key(jws.keyID, provider: provider, deadline: deadline)
@@ -41,7 +45,9 @@ public final class TokenVerifier {
     /// by the next verification), never thrown.
     public func prefetchKeys(deadline: Deadline) {
         let t = now()
-        let due = IdentityProvider.allCases.filter { configuration.settings(for: $0).isEnabled && !(states[$0]?.isFresh(t) ?? false) }
+        let due = IdentityProvider.allCases.filter {
+            configuration.settings(for: $0).isEnabled && !(states[$0]?.isFresh(t) ?? false)
+        }
         refresh(due, deadline: deadline)
     }
 
@@ -56,7 +62,9 @@ public final class TokenVerifier {
     }
 
     /// Key ids currently cached for `provider` (fresh or stale), sorted.
-    package func cachedKeyIDs(_ provider: IdentityProvider) -> [String] { (states[provider]?.keys.keys).map { $0.sorted() } ?? [] }
+    package func cachedKeyIDs(_ provider: IdentityProvider) -> [String] {
+        (states[provider]?.keys.keys).map { $0.sorted() } ?? []
+    }
 
     // MARK: - Keys
 
@@ -66,19 +74,26 @@ public final class TokenVerifier {
         let state = states[provider] ?? KeySetState()
         if state.isFresh(t) {
             if let key = state.keys[kid] { return key }
-            if let reason = state.unusable[kid] { throw .invalid("\(who)'s key for this key id is unusable: \(reason)") }
+            if let reason = state.unusable[kid] {
+                throw .invalid("\(who)'s key for this key id is unusable: \(reason)")
+            }
             // Unknown kid with a fresh set: maybe a rotation. Re-fetch at most once a minute.
             if let last = state.lastAttemptAt, t - last < KeyCachePolicy.unknownKeyRefetchInterval {
                 // If that last attempt failed, the set was never confirmed current: unavailable, not invalid.
-                if state.lastFailure != nil { throw TokenError(kind: .keysUnavailable, message: "\(who)'s signing keys are unavailable (the last refresh failed)") }
+                if state.lastFailure != nil {
+                    throw TokenError(
+                        kind: .keysUnavailable,
+                        message: "\(who)'s signing keys are unavailable (the last refresh failed)")
+                }
                 throw .invalid("key id not in \(who)'s JWKS")
             }
         } else if state.isUsableStale(t), state.lastFailure != nil, let last = state.lastAttemptAt,
-                  t - last < KeyCachePolicy.failedFetchRetryInterval
+            t - last < KeyCachePolicy.failedFetchRetryInterval
         {
             // Expired, the last fetch failed moments ago: serve the stale keys without waiting on another attempt.
             if let key = state.keys[kid] { return key }
-            throw TokenError(kind: .keysUnavailable, message: "\(who)'s signing keys are unavailable (the last refresh failed)")
+            throw TokenError(
+                kind: .keysUnavailable, message: "\(who)'s signing keys are unavailable (the last refresh failed)")
         }
 
         let fetched = refresh([provider], deadline: deadline).contains(provider)
@@ -87,12 +102,16 @@ public final class TokenVerifier {
         if fetched {
             // A fresh, successful fetch: its answer is authoritative.
             if let key = after.keys[kid] { return key }
-            if let reason = after.unusable[kid] { throw .invalid("\(who)'s key for this key id is unusable: \(reason)") }
+            if let reason = after.unusable[kid] {
+                throw .invalid("\(who)'s key for this key id is unusable: \(reason)")
+            }
             throw .invalid("key id not in \(who)'s JWKS")
         }
         // The fetch failed: a still-usable cache (fresh, or stale within the grace) still answers for keys it has.
         if after.isUsableStale(t), let key = after.keys[kid] { return key }
-        if after.isFresh(t), let reason = after.unusable[kid] { throw .invalid("\(who)'s key for this key id is unusable: \(reason)") }
+        if after.isFresh(t), let reason = after.unusable[kid] {
+            throw .invalid("\(who)'s key for this key id is unusable: \(reason)")
+        }
         throw TokenError(kind: .keysUnavailable, message: "\(who)'s signing keys are unavailable")
     }
 
@@ -108,14 +127,17 @@ public final class TokenVerifier {
         let started = now()
         // Each provider's failure (nil when its keys were fetched), as `lastFailure` records it.
         let failures: [String?] = http.sendAll(
-            providers.count, retry: KeyCachePolicy.retry, minimumAttemptMilliseconds: KeyCachePolicy.minimumMillisecondsToFetch, deadline: deadline,
+            providers.count, retry: KeyCachePolicy.retry,
+            minimumAttemptMilliseconds: KeyCachePolicy.minimumMillisecondsToFetch, deadline: deadline,
             requests: { pending, attempt in
                 // Only a request actually sent counts as an attempt (for the re-fetch rate limits).
                 if attempt == 1 { for p in providers { states[p, default: KeySetState()].lastAttemptAt = started } }
                 let timeout = deadline.requestTimeout(cap: KeyCachePolicy.requestTimeoutMilliseconds)
                 return pending.map {
-                    HTTPRequest(url: configuration.settings(for: providers[$0]).jwksURL, headers: [("Accept", "application/json")],
-                                timeoutMilliseconds: timeout, maxResponseBytes: KeyCachePolicy.maxResponseBytes)
+                    HTTPRequest(
+                        url: configuration.settings(for: providers[$0]).jwksURL,
+                        headers: [("Accept", "application/json")],
+                        timeoutMilliseconds: timeout, maxResponseBytes: KeyCachePolicy.maxResponseBytes)
                 }
             },
             interpret: { i, answer, _ in cacheKeys(from: answer, for: providers[i]) },
@@ -130,11 +152,13 @@ public final class TokenVerifier {
 
     /// Reads one JWKS answer into `provider`'s cache: nil when the keys were stored, else what
     /// went wrong, to be retried (connection error, timeout, 429, 5xx) or not.
-    private func cacheKeys(from answer: Result<HTTPResponse, HTTPError>, for provider: IdentityProvider) -> RetryVerdict<String?, String> {
+    private func cacheKeys(
+        from answer: Result<HTTPResponse, HTTPError>, for provider: IdentityProvider
+    ) -> RetryVerdict<String?, String> {
         let response: HTTPResponse
         switch answer {
         case .failure(let error) where error.kind == .responseTooLarge:
-            return .final("JWKS response too large") // cut off while arriving
+            return .final("JWKS response too large")  // cut off while arriving
         case .failure(let error):
             let failure = "transfer failed (\(error.kind))"
             return error.isRetryable ? .retry(failure) : .final(failure)

@@ -41,11 +41,15 @@ switch args[1] {
 case "sign":
     let seconds = args.count > 2 ? Double(args[2]) ?? 1 : 1
     var signer = SigV4Signer(service: "s3", region: "us-east-1")
-    let creds = SigningCredentials(accessKeyID: "AKIDEXAMPLE", secretAccessKey: "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY", sessionToken: "IQoJb3JpZ2luX2VjEXAMPLETOKEN")
+    let creds = SigningCredentials(
+        accessKeyID: "AKIDEXAMPLE", secretAccessKey: "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY",
+        sessionToken: "IQoJb3JpZ2luX2VjEXAMPLETOKEN")
     let body = Array("{\"version\":1,\"serviceUserID\":\"7f1c0d2e-0000-4000-8000-000000000001\"}".utf8)
-    let request = SignableRequest(method: "PUT", host: "signin-identities.s3.us-east-1.amazonaws.com",
-                                  path: "/users/7f1c0d2e-0000-4000-8000-000000000001/account/profile.json",
-                                  headers: [("Content-Type", "application/json"), ("If-Match", "\"9b2cf535f27731c974343645a3985328\"")], body: body)
+    let request = SignableRequest(
+        method: "PUT", host: "signin-identities.s3.us-east-1.amazonaws.com",
+        path: "/users/7f1c0d2e-0000-4000-8000-000000000001/account/profile.json",
+        headers: [("Content-Type", "application/json"), ("If-Match", "\"9b2cf535f27731c974343645a3985328\"")],
+        body: body)
     let start = monotonicMs()
     var count = 0
     var sink = 0
@@ -68,12 +72,14 @@ case "get":
         guard let bucket = Environment.nonEmpty("IDENTITY_BUCKET") else { fail("IDENTITY_BUCKET is not set") }
         let http = try HTTPClient()
         let s3 = S3Client(http: http, config: config, bucket: bucket)
-        _ = try s3.get(key, deadline: .after(milliseconds: 10_000)) // warm the connection
+        _ = try s3.get(key, deadline: .after(milliseconds: 10_000))  // warm the connection
         var times: [Double] = []
         let start = monotonicMs()
         for _ in 0..<n {
             let t0 = monotonicMs()
-            guard try s3.get(key, deadline: .after(milliseconds: 10_000)) != nil else { fail("benchmark key is missing") }
+            guard try s3.get(key, deadline: .after(milliseconds: 10_000)) != nil else {
+                fail("benchmark key is missing")
+            }
             times.append(monotonicMs() - t0)
             if monotonicMs() - start > 60_000 { break }
         }
@@ -85,7 +91,9 @@ case "get":
     }
 
 case "puts":
-    guard args.count > 2, let rounds = Int(args[2]), (1...1000).contains(rounds) else { fail("usage: aws-bench puts ROUNDS") }
+    guard args.count > 2, let rounds = Int(args[2]), (1...1000).contains(rounds) else {
+        fail("usage: aws-bench puts ROUNDS")
+    }
     do {
         let config = try AWSConfig.fromEnvironment()
         guard let bucket = Environment.nonEmpty("IDENTITY_BUCKET") else { fail("IDENTITY_BUCKET is not set") }

@@ -23,7 +23,9 @@ func fail(_ message: String) -> Never {
 }
 
 let args = CommandLine.arguments
-guard args.count >= 4 else { fail("usage: token-bench <apple-jwks-url> <apple-audience> <token> [warm-seconds] [cold-runs]") }
+guard args.count >= 4 else {
+    fail("usage: token-bench <apple-jwks-url> <apple-audience> <token> [warm-seconds] [cold-runs]")
+}
 let jwksURL = args[1]
 let audience = args[2]
 let token = args[3]
@@ -49,8 +51,14 @@ func rate(seconds: Double, maxIterations: Int = 2_000_000, _ body: () -> Void) -
     return Double(done) / (Double(nanos() - start) / 1e9)
 }
 
-func median(_ xs: [Double]) -> Double { let s = xs.sorted(); return s[s.count / 2] }
-func percentile(_ xs: [Double], _ p: Double) -> Double { let s = xs.sorted(); return s[min(s.count - 1, Int(Double(s.count - 1) * p))] }
+func median(_ xs: [Double]) -> Double {
+    let s = xs.sorted()
+    return s[s.count / 2]
+}
+func percentile(_ xs: [Double], _ p: Double) -> Double {
+    let s = xs.sorted()
+    return s[min(s.count - 1, Int(Double(s.count - 1) * p))]
+}
 
 // ---- warm: one verifier, cache filled by the first call
 let http: HTTPClient
@@ -66,9 +74,14 @@ do {
 var sink = 0
 var warmRates: [Double] = []
 for _ in 0..<3 {
-    warmRates.append(rate(seconds: warmSeconds / 3) {
-        if let id = try? verifier.verify(token, provider: .apple, nonce: nil, deadline: deadline) { sink &+= id.subject.utf8.count } else { fail("verification failed in the loop") }
-    })
+    warmRates.append(
+        rate(seconds: warmSeconds / 3) {
+            if let id = try? verifier.verify(token, provider: .apple, nonce: nil, deadline: deadline) {
+                sink &+= id.subject.utf8.count
+            } else {
+                fail("verification failed in the loop")
+            }
+        })
 }
 guard verifier.successfulFetchCount(.apple) == 1 else { fail("the warm loop fetched keys again") }
 
@@ -86,11 +99,16 @@ case .failure(let e): fail("JWKS fetch failed: \(e)")
 let header = try? JSONParser.parse(Base64.urlDecode(parts[0]) ?? [])
 let kid = header?["kid"]?.stringValue
 guard let jwk = jwks["keys"]?.arrayValue?.first(where: { $0["kid"]?.stringValue == kid }),
-      let n = jwk["n"]?.stringValue.flatMap({ Base64.urlDecode($0) }), let e = jwk["e"]?.stringValue.flatMap({ Base64.urlDecode($0) }),
-      let key = try? RSAPublicKey(modulus: n, exponent: e)
+    let n = jwk["n"]?.stringValue.flatMap({ Base64.urlDecode($0) }),
+    let e = jwk["e"]?.stringValue.flatMap({ Base64.urlDecode($0) }),
+    let key = try? RSAPublicKey(modulus: n, exponent: e)
 else { fail("bench key not in JWKS") }
 let floorRate = rate(seconds: warmSeconds / 3) {
-    if key.verifyPKCS1SHA256(signature: signature, message: signingInput) { sink &+= 1 } else { fail("floor verification failed") }
+    if key.verifyPKCS1SHA256(signature: signature, message: signingInput) {
+        sink &+= 1
+    } else {
+        fail("floor verification failed")
+    }
 }
 
 // ---- cold: new client and verifier each time (a new execution environment's first sign-in)
@@ -108,7 +126,9 @@ for _ in 0..<coldRuns {
     let t1 = nanos()
     do {
         let client = try HTTPClient()
-        guard case .success(let r) = client.send(HTTPRequest(url: jwksURL)), r.status == 200 else { fail("JWKS GET failed") }
+        guard case .success(let r) = client.send(HTTPRequest(url: jwksURL)), r.status == 200 else {
+            fail("JWKS GET failed")
+        }
         sink &+= r.body.count
     } catch { fail("no HTTP client: \(error)") }
     getOnly.append(Double(nanos() - t1) / 1e3)
@@ -118,4 +138,4 @@ print("warm \(Int(warmRates.max()!)) \(warmRates.map { String(Int($0)) }.joined(
 print("floor \(Int(floorRate))")
 print("cold \(Int(median(cold))) \(Int(percentile(cold, 0.9))) \(coldRuns)")
 print("get \(Int(median(getOnly))) \(Int(percentile(getOnly, 0.9))) \(coldRuns)")
-if sink == 42 { print("") } // keep the loops' results alive
+if sink == 42 { print("") }  // keep the loops' results alive

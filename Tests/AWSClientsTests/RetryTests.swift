@@ -1,7 +1,8 @@
-import Testing
-@testable import AWSClients
 import CurlHTTP
 import PlatformSupport
+import Testing
+
+@testable import AWSClients
 
 /// Retries and deadlines against a scripted loopback stub (Stubs/aws_stub.py), one per test.
 @Suite struct RetryTests {
@@ -32,7 +33,8 @@ import PlatformSupport
             _ = try s3.get("users/u/x", deadline: .after(milliseconds: 10_000))
             Issue.record("500 forever succeeded")
         } catch {
-            #expect(error.kind == .unavailable && error.code == "InternalError" && error.attempts == 3 && error.isRetryable)
+            #expect(
+                error.kind == .unavailable && error.code == "InternalError" && error.attempts == 3 && error.isRetryable)
         }
         #expect(try stub.count() == 3)
     }
@@ -41,7 +43,10 @@ import PlatformSupport
         let stub = try Stub(["*": ["reset", "200"]])
         defer { stub.stop() }
         let (_, s3) = try s3(stub)
-        #expect(try s3.put(S3Put(key: "users/u/x", body: bytes("b"), contentType: "text/plain"), deadline: .after(milliseconds: 10_000)) != .preconditionFailed)
+        #expect(
+            try s3.put(
+                S3Put(key: "users/u/x", body: bytes("b"), contentType: "text/plain"),
+                deadline: .after(milliseconds: 10_000)) != .preconditionFailed)
         #expect(try stub.count() == 2)
     }
 
@@ -49,13 +54,18 @@ import PlatformSupport
         let stub = try Stub(["*": ["409", "200"]])
         defer { stub.stop() }
         let (_, s3) = try s3(stub)
-        let outcome = try s3.put(S3Put(key: "identities/google/1", body: bytes("u"), contentType: "text/plain", condition: .ifNoneMatch), deadline: .after(milliseconds: 10_000))
+        let outcome = try s3.put(
+            S3Put(key: "identities/google/1", body: bytes("u"), contentType: "text/plain", condition: .ifNoneMatch),
+            deadline: .after(milliseconds: 10_000))
         #expect(outcome == .stored(etag: "\"5d41402abc4b2a76b9719d911017c592\""))
         #expect(try stub.count() == 2)
     }
 
     @Test func meaningfulClientErrorsAreNotRetried() throws {
-        let stub = try Stub(["/\("signin-identities-local")/users/u/denied": ["403"], "/signin-identities-local/identities/google/1": ["412"]])
+        let stub = try Stub([
+            "/\("signin-identities-local")/users/u/denied": ["403"],
+            "/signin-identities-local/identities/google/1": ["412"],
+        ])
         defer { stub.stop() }
         let (_, s3) = try s3(stub)
         do {
@@ -64,7 +74,10 @@ import PlatformSupport
         } catch {
             #expect(error.kind == .accessDenied && error.attempts == 1 && !error.isRetryable)
         }
-        #expect(try s3.put(S3Put(key: "identities/google/1", body: [], contentType: "text/plain", condition: .ifNoneMatch), deadline: .after(milliseconds: 10_000)) == .preconditionFailed)
+        #expect(
+            try s3.put(
+                S3Put(key: "identities/google/1", body: [], contentType: "text/plain", condition: .ifNoneMatch),
+                deadline: .after(milliseconds: 10_000)) == .preconditionFailed)
         #expect(try stub.count() == 2)
     }
 
@@ -72,8 +85,15 @@ import PlatformSupport
         let stub = try Stub(["/signin-identities-local/users/u/a": ["503", "200"], "*": ["200"]])
         defer { stub.stop() }
         let (http, s3) = try s3(stub)
-        let results = s3.putAll(["a", "b", "c"].map { S3Put(key: "users/u/\($0)", body: bytes($0), contentType: "text/plain") }, deadline: .after(milliseconds: 10_000))
-        for r in results { guard case .success(.stored) = r else { Issue.record("\(r)"); continue } }
+        let results = s3.putAll(
+            ["a", "b", "c"].map { S3Put(key: "users/u/\($0)", body: bytes($0), contentType: "text/plain") },
+            deadline: .after(milliseconds: 10_000))
+        for r in results {
+            guard case .success(.stored) = r else {
+                Issue.record("\(r)")
+                continue
+            }
+        }
         #expect(try stub.count() == 4)
         #expect(http.roundCount == 2, "one overlapped round, then one retry round for the throttled put")
     }
@@ -82,8 +102,13 @@ import PlatformSupport
         let stub = try Stub(["*": ["stall"]])
         defer { stub.stop() }
         let (_, s3) = try s3(stub)
-        let (outcome, ms) = timed { Result { () throws(AWSError) in try s3.get("users/u/x", deadline: .after(milliseconds: 1_500)) } }
-        guard case .failure(let error) = outcome else { Issue.record("stalled request succeeded"); return }
+        let (outcome, ms) = timed {
+            Result { () throws(AWSError) in try s3.get("users/u/x", deadline: .after(milliseconds: 1_500)) }
+        }
+        guard case .failure(let error) = outcome else {
+            Issue.record("stalled request succeeded")
+            return
+        }
         #expect(error.kind == .unavailable)
         // Without the deadline, 3 attempts of up to 5 s each would run; the upper bound leaves
         // room for a loaded machine (suites run in parallel) while still proving the cut-off.
@@ -136,9 +161,13 @@ import PlatformSupport
         let stub = try Stub(["*": ["503", "503"]])
         defer { stub.stop() }
         let http = try HTTPClient()
-        let sts = STSClient(http: http, config: try stub.config(), retry: RetryPolicy(maxAttempts: 2, baseDelayMilliseconds: 10, maxDelayMilliseconds: 20))
+        let sts = STSClient(
+            http: http, config: try stub.config(),
+            retry: RetryPolicy(maxAttempts: 2, baseDelayMilliseconds: 10, maxDelayMilliseconds: 20))
         do {
-            _ = try sts.assumeRole(AssumeRoleRequest(roleARN: "arn:aws:iam::123456789012:role/r", sessionName: "s1", durationSeconds: 900), deadline: .after(milliseconds: 5_000))
+            _ = try sts.assumeRole(
+                AssumeRoleRequest(roleARN: "arn:aws:iam::123456789012:role/r", sessionName: "s1", durationSeconds: 900),
+                deadline: .after(milliseconds: 5_000))
             Issue.record("throttled forever succeeded")
         } catch {
             #expect(error.kind == .throttled && error.code == "SlowDown" && error.attempts == 2)

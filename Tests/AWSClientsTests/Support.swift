@@ -1,19 +1,22 @@
+import CurlHTTP
 import Foundation
+import PlatformSupport
 import StrictJSON
 import Testing
+
+@testable import AWSClients
+
 #if canImport(Glibc)
 import Glibc
 #endif
-@testable import AWSClients
-import CurlHTTP
-import PlatformSupport
 
 struct StandInError: Error, CustomStringConvertible {
     let description: String
 }
 
 /// The repository root, found from this file's path (Tests/AWSClientsTests/Support.swift).
-let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
 
 /// A helper process this test run started: it prints one JSON line, answers one JSON line per
 /// line sent to it, and stops when its stdin closes. Every read is bounded in time.
@@ -34,7 +37,9 @@ final class ChildProcess: @unchecked Sendable {
         process.standardOutput = stdoutPipe
         process.standardError = FileHandle.nullDevice
         do { try process.run() } catch {
-            throw StandInError(description: "cannot start \(arguments.first ?? "?") with .venv/bin/python (run scripts/setup): \(error)")
+            throw StandInError(
+                description:
+                    "cannot start \(arguments.first ?? "?") with .venv/bin/python (run scripts/setup): \(error)")
         }
         guard let line = readLine(timeoutSeconds: startupSeconds) else {
             stop()
@@ -45,9 +50,12 @@ final class ChildProcess: @unchecked Sendable {
 
     /// Sends one line and returns the one-line JSON answer.
     func ask(_ line: String, timeoutSeconds: Double = 10) throws -> JSONValue {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         try stdinPipe.fileHandleForWriting.write(contentsOf: Array((line + "\n").utf8))
-        guard let answer = readLine(timeoutSeconds: timeoutSeconds) else { throw StandInError(description: "no answer to \(line)") }
+        guard let answer = readLine(timeoutSeconds: timeoutSeconds) else {
+            throw StandInError(description: "no answer to \(line)")
+        }
         return try JSONParser.parse(answer)
     }
 
@@ -90,7 +98,8 @@ final class ChildProcess: @unchecked Sendable {
 /// process exits (stdin closes).
 enum Moto {
     static let shared: Result<ChildProcess, any Error> = Result {
-        try ChildProcess(arguments: ["-msignin_tools.serve_standins", "--moto", "--max-seconds", "900"], startupSeconds: 60)
+        try ChildProcess(
+            arguments: ["-msignin_tools.serve_standins", "--moto", "--max-seconds", "900"], startupSeconds: 60)
     }
 
     struct Env {
@@ -105,19 +114,24 @@ enum Moto {
     /// The stand-in's environment; fails the test (never skips) when moto cannot be had.
     static func env() throws -> Env {
         let child = try shared.get()
-        guard let m = child.hello["moto"], let region = m["AWS_REGION"]?.stringValue, let id = m["AWS_ACCESS_KEY_ID"]?.stringValue,
-              let secret = m["AWS_SECRET_ACCESS_KEY"]?.stringValue, let endpoint = m["AWS_ENDPOINT_URL"]?.stringValue,
-              let bucket = m["IDENTITY_BUCKET"]?.stringValue, let role = m["USER_ROLE_ARN"]?.stringValue
+        guard let m = child.hello["moto"], let region = m["AWS_REGION"]?.stringValue,
+            let id = m["AWS_ACCESS_KEY_ID"]?.stringValue,
+            let secret = m["AWS_SECRET_ACCESS_KEY"]?.stringValue, let endpoint = m["AWS_ENDPOINT_URL"]?.stringValue,
+            let bucket = m["IDENTITY_BUCKET"]?.stringValue, let role = m["USER_ROLE_ARN"]?.stringValue
         else { throw StandInError(description: "serve_standins.py printed an unexpected line") }
-        return Env(region: region, accessKeyID: id, secretAccessKey: secret, endpoint: endpoint, bucket: bucket, roleARN: role)
+        return Env(
+            region: region, accessKeyID: id, secretAccessKey: secret, endpoint: endpoint, bucket: bucket, roleARN: role)
     }
 
     static func config(secretOverride: String? = nil, credentials: AWSCredentials? = nil) throws -> AWSConfig {
         let e = try env()
-        let creds = credentials ?? AWSCredentials(accessKeyID: e.accessKeyID, secretAccessKey: secretOverride ?? e.secretAccessKey)
-        return AWSConfig(region: e.region, credentials: creds,
-                         s3Endpoint: try AWSEndpoint(url: e.endpoint, variable: "AWS_ENDPOINT_URL", pathStyle: true),
-                         stsEndpoint: try AWSEndpoint(url: e.endpoint, variable: "AWS_ENDPOINT_URL", pathStyle: false))
+        let creds =
+            credentials
+            ?? AWSCredentials(accessKeyID: e.accessKeyID, secretAccessKey: secretOverride ?? e.secretAccessKey)
+        return AWSConfig(
+            region: e.region, credentials: creds,
+            s3Endpoint: try AWSEndpoint(url: e.endpoint, variable: "AWS_ENDPOINT_URL", pathStyle: true),
+            stsEndpoint: try AWSEndpoint(url: e.endpoint, variable: "AWS_ENDPOINT_URL", pathStyle: false))
     }
 }
 
@@ -127,7 +141,8 @@ final class Stub {
     let port: Int
 
     init(_ script: [String: [String]]) throws {
-        let json = JSONValue.object(JSONObject(script.map { ($0.key, JSONValue.array($0.value.map { .string($0) })) })).serializedString()
+        let json = JSONValue.object(JSONObject(script.map { ($0.key, JSONValue.array($0.value.map { .string($0) })) }))
+            .serializedString()
         child = try ChildProcess(arguments: ["Tests/AWSClientsTests/Stubs/aws_stub.py", json], startupSeconds: 20)
         guard let p = child.hello["port"]?.int64Value else { throw StandInError(description: "stub printed no port") }
         port = Int(p)
@@ -140,9 +155,13 @@ final class Stub {
     }
 
     func config() throws -> AWSConfig {
-        AWSConfig(region: "us-east-1", credentials: AWSCredentials(accessKeyID: "AKIDSTUB", secretAccessKey: "stub-secret", sessionToken: "stub-token"),
-                  s3Endpoint: try AWSEndpoint(url: "http://127.0.0.1:\(port)", variable: "AWS_ENDPOINT_URL", pathStyle: true),
-                  stsEndpoint: try AWSEndpoint(url: "http://127.0.0.1:\(port)", variable: "AWS_ENDPOINT_URL", pathStyle: false))
+        AWSConfig(
+            region: "us-east-1",
+            credentials: AWSCredentials(
+                accessKeyID: "AKIDSTUB", secretAccessKey: "stub-secret", sessionToken: "stub-token"),
+            s3Endpoint: try AWSEndpoint(url: "http://127.0.0.1:\(port)", variable: "AWS_ENDPOINT_URL", pathStyle: true),
+            stsEndpoint: try AWSEndpoint(
+                url: "http://127.0.0.1:\(port)", variable: "AWS_ENDPOINT_URL", pathStyle: false))
     }
 
     func stop() { child.stop() }

@@ -2,13 +2,15 @@ import AWSClients
 import PlatformSupport
 import StrictJSON
 import TokenVerification
+
 @testable import AccountDomain
 
 /// A service over the in-memory S3 with a clock the test moves by hand.
 final class AccountFixture: @unchecked Sendable {
     let backend: DirectBackend
     var nowMs: Int64 = 1_800_000_000_000
-    var settings = AccountSettings(bucket: "photo-identities", region: "us-east-1", userRoleARN: "arn:aws:iam::123456789012:role/user-access")
+    var settings = AccountSettings(
+        bucket: "photo-identities", region: "us-east-1", userRoleARN: "arn:aws:iam::123456789012:role/user-access")
 
     init(versioned: Bool = true, grace: Int64 = 30) {
         backend = DirectBackend(versioned: versioned)
@@ -18,28 +20,37 @@ final class AccountFixture: @unchecked Sendable {
     var s3: SimulatedS3 { backend.s3 }
 
     var service: AccountService {
-        AccountService(backend: backend, settings: settings,
-                       environment: AccountEnvironment(now: { [unowned self] in nowMs }, randomBytes: { SecureRandom.bytes($0) }, pause: { _ in }))
+        AccountService(
+            backend: backend, settings: settings,
+            environment: AccountEnvironment(
+                now: { [unowned self] in nowMs }, randomBytes: { SecureRandom.bytes($0) }, pause: { _ in }))
     }
 
-    static let apple = VerifiedIdentity(provider: .apple, subject: "001234.abc.0001", email: "a@privaterelay.appleid.com", emailVerified: true,
-                                        isPrivateEmail: true, realUserStatus: 2)
+    static let apple = VerifiedIdentity(
+        provider: .apple, subject: "001234.abc.0001", email: "a@privaterelay.appleid.com", emailVerified: true,
+        isPrivateEmail: true, realUserStatus: 2)
     static func google(_ sub: String = "104729385610293847561") -> VerifiedIdentity {
         VerifiedIdentity(provider: .google, subject: sub, email: "ada@gmail.com", emailVerified: true, name: "Ada L")
     }
 
-    func signUp(_ identity: VerifiedIdentity = AccountFixture.apple, device: String? = nil) throws(AccountError) -> SignInOutcome {
+    func signUp(
+        _ identity: VerifiedIdentity = AccountFixture.apple, device: String? = nil
+    ) throws(AccountError) -> SignInOutcome {
         try service.signIn(identity: identity, intent: .auto, fullName: "Ada", device: device, deadline: .none)
     }
 
-    func providers(_ uuid: String) -> ProvidersDocument? { s3.json(AccountKeys.providers(uuid)).flatMap(ProvidersDocument.init(json:)) }
+    func providers(_ uuid: String) -> ProvidersDocument? {
+        s3.json(AccountKeys.providers(uuid)).flatMap(ProvidersDocument.init(json:))
+    }
 
     func session(_ token: RefreshToken) -> SessionRecord? {
         s3.json(AccountKeys.session(token.serviceUserID, token.sessionID)).flatMap(SessionRecord.init(json:))
     }
 
     func linkID(of identity: VerifiedIdentity) -> String? {
-        s3.current(AccountKeys.identity(identity.provider, identity.subject))?.metadata.first { $0.0 == AccountKeys.linkIDMetadata }?.1
+        s3.current(AccountKeys.identity(identity.provider, identity.subject))?.metadata.first {
+            $0.0 == AccountKeys.linkIDMetadata
+        }?.1
     }
 
     /// The same token with one bit of its secret flipped: real account and session id, wrong secret.
@@ -52,7 +63,10 @@ final class AccountFixture: @unchecked Sendable {
 
 /// The name of the AccountError case `body` throws (nil when it succeeds), for `#expect`.
 func accountError(_ body: () throws -> Void) -> String? {
-    do { try body(); return nil } catch let error as AccountError {
+    do {
+        try body()
+        return nil
+    } catch let error as AccountError {
         return String("\(error)".prefix { $0 != "(" })
     } catch {
         return "not an AccountError: \(error)"

@@ -1,5 +1,6 @@
 import AWSClients
 import Testing
+
 @testable import AccountDomain
 
 @Suite struct LinkTests {
@@ -10,7 +11,9 @@ import Testing
         let up = try f.signUp()
         var writes: [String] = []
         f.backend.intercept = { call, _ in
-            if call.isWrite, let key = call.key { writes.append(key.hasPrefix("identities/") ? "identity" : String(key.split(separator: "/").last!)) }
+            if call.isWrite, let key = call.key {
+                writes.append(key.hasPrefix("identities/") ? "identity" : String(key.split(separator: "/").last!))
+            }
             return .proceed
         }
         let out = try f.service.link(token: up.session.refreshToken.value, identity: g1, deadline: .none)
@@ -18,7 +21,9 @@ import Testing
         let doc = try #require(f.providers(up.account.serviceUserID))
         #expect(doc.pending.isEmpty && doc.providers.map(\.type) == [.apple, .google])
         #expect(doc.providers[1].linkID == f.linkID(of: g1))
-        #expect(try f.service.link(token: up.session.refreshToken.value, identity: g1, deadline: .none).status == .alreadyLinked)
+        #expect(
+            try f.service.link(token: up.session.refreshToken.value, identity: g1, deadline: .none).status
+                == .alreadyLinked)
     }
 
     /// Defect 3: two links of two Google identities into one account; the second one's claim
@@ -30,11 +35,15 @@ import Testing
         f.backend.intercept = { call, _ in
             if !raced, case .s3Put(let p) = call, p.key.hasSuffix("providers.json") {
                 raced = true
-                #expect((try? f.service.link(token: up.session.refreshToken.value, identity: g2, deadline: .none))?.status == .linked)
+                #expect(
+                    (try? f.service.link(token: up.session.refreshToken.value, identity: g2, deadline: .none))?.status
+                        == .linked)
             }
             return .proceed
         }
-        #expect(accountError { _ = try f.service.link(token: up.session.refreshToken.value, identity: g1, deadline: .none) } == "providerAlreadyLinked")
+        #expect(
+            accountError { _ = try f.service.link(token: up.session.refreshToken.value, identity: g1, deadline: .none) }
+                == "providerAlreadyLinked")
         #expect(f.providers(up.account.serviceUserID)?.providers.map(\.id) == [AccountFixture.apple.subject, "222"])
         #expect(f.s3.current(AccountKeys.identity(.google, "111")) == nil)
     }
@@ -48,13 +57,17 @@ import Testing
         f.backend.intercept = { call, _ in
             if case .s3Put(let p) = call, p.key.hasSuffix("providers.json") {
                 writes += 1
-                if writes == 2 { return .fail(DirectBackend.outage) } // the activation
+                if writes == 2 { return .fail(DirectBackend.outage) }  // the activation
             }
             return .proceed
         }
-        #expect(accountError { _ = try f.service.link(token: up.session.refreshToken.value, identity: g1, deadline: .none) } == "upstream")
+        #expect(
+            accountError { _ = try f.service.link(token: up.session.refreshToken.value, identity: g1, deadline: .none) }
+                == "upstream")
         f.backend.intercept = nil
-        #expect(accountError { _ = try f.service.link(token: up.session.refreshToken.value, identity: g2, deadline: .none) } == "providerAlreadyLinked")
+        #expect(
+            accountError { _ = try f.service.link(token: up.session.refreshToken.value, identity: g2, deadline: .none) }
+                == "providerAlreadyLinked")
         #expect(f.s3.current(AccountKeys.identity(.google, "222")) == nil)
         let viaG1 = try f.service.signIn(identity: g1, intent: .signin, fullName: nil, deadline: .none)
         #expect(viaG1.account.serviceUserID == up.account.serviceUserID && viaG1.account.providers.providers.count == 2)
@@ -64,9 +77,14 @@ import Testing
         let f = AccountFixture()
         let up = try f.signUp()
         let rotated = try f.service.refresh(token: up.session.refreshToken.value, deadline: .none)
-        #expect(accountError { _ = try f.service.link(token: up.session.refreshToken.value, identity: g1, deadline: .none) } == "sessionInvalid")
+        #expect(
+            accountError { _ = try f.service.link(token: up.session.refreshToken.value, identity: g1, deadline: .none) }
+                == "sessionInvalid")
         f.nowMs += 601_000
-        #expect(accountError { _ = try f.service.link(token: rotated.session.refreshToken.value, identity: g1, deadline: .none) } == "reauthenticationRequired")
+        #expect(
+            accountError {
+                _ = try f.service.link(token: rotated.session.refreshToken.value, identity: g1, deadline: .none)
+            } == "reauthenticationRequired")
         #expect(f.s3.current(AccountKeys.identity(.google, "111")) == nil)
     }
 
@@ -75,7 +93,9 @@ import Testing
         let up = try f.signUp()
         _ = try f.signUp(g1)
         let before = f.backend.fingerprint
-        #expect(accountError { _ = try f.service.link(token: up.session.refreshToken.value, identity: g1, deadline: .none) } == "providerAlreadyLinked")
+        #expect(
+            accountError { _ = try f.service.link(token: up.session.refreshToken.value, identity: g1, deadline: .none) }
+                == "providerAlreadyLinked")
         #expect(f.backend.fingerprint == before)
     }
 }
@@ -96,8 +116,14 @@ import Testing
         #expect(out.status == .unlinked && out.account.providers.providers.map(\.type) == [.apple])
         #expect(f.s3.history[AccountKeys.identity(.google, "111")] == nil, "no old version keeps the UUID")
         #expect(f.providers(up.account.serviceUserID)?.retired.map(\.id) == ["111"])
-        #expect(accountError { _ = try f.service.unlink(token: up.session.refreshToken.value, provider: .google, deadline: .none) } == "providerNotLinked")
-        #expect(accountError { _ = try f.service.unlink(token: up.session.refreshToken.value, provider: .apple, deadline: .none) } == "lastProvider")
+        #expect(
+            accountError {
+                _ = try f.service.unlink(token: up.session.refreshToken.value, provider: .google, deadline: .none)
+            } == "providerNotLinked")
+        #expect(
+            accountError {
+                _ = try f.service.unlink(token: up.session.refreshToken.value, provider: .apple, deadline: .none)
+            } == "lastProvider")
     }
 
     /// Defect 2: the providers write lands, its answer is lost and the transport's retry meets 412.
@@ -108,7 +134,9 @@ import Testing
             if case .s3Put(let p) = call, p.key.hasSuffix("providers.json") { return .appliedThenRetried }
             return .proceed
         }
-        #expect(try f.service.unlink(token: up.session.refreshToken.value, provider: .google, deadline: .none).status == .unlinked)
+        #expect(
+            try f.service.unlink(token: up.session.refreshToken.value, provider: .google, deadline: .none).status
+                == .unlinked)
         #expect(f.s3.current(AccountKeys.identity(.google, "111")) == nil)
     }
 
@@ -120,10 +148,15 @@ import Testing
             if case .s3Delete(let key, _) = call, key.hasPrefix("identities/") { return .fail(DirectBackend.outage) }
             return .proceed
         }
-        #expect(accountError { _ = try f.service.unlink(token: up.session.refreshToken.value, provider: .google, deadline: .none) } == "upstream")
+        #expect(
+            accountError {
+                _ = try f.service.unlink(token: up.session.refreshToken.value, provider: .google, deadline: .none)
+            } == "upstream")
         f.backend.intercept = nil
         #expect(f.s3.current(AccountKeys.identity(.google, "111")) != nil)
-        #expect(accountError { _ = try f.service.signIn(identity: g1, intent: .signin, fullName: nil, deadline: .none) } == "accountNotFound")
+        #expect(
+            accountError { _ = try f.service.signIn(identity: g1, intent: .signin, fullName: nil, deadline: .none) }
+                == "accountNotFound")
         #expect(f.providers(up.account.serviceUserID)?.providers.map(\.type) == [.apple], "not listed again")
         #expect(f.s3.current(AccountKeys.identity(.google, "111")) == nil, "the sign-in removed the leftover")
     }
@@ -135,9 +168,13 @@ import Testing
             if case .s3Delete(let key, _) = call, key.hasPrefix("identities/") { return .fail(DirectBackend.outage) }
             return .proceed
         }
-        _ = accountError { _ = try f.service.unlink(token: up.session.refreshToken.value, provider: .google, deadline: .none) }
+        _ = accountError {
+            _ = try f.service.unlink(token: up.session.refreshToken.value, provider: .google, deadline: .none)
+        }
         f.backend.intercept = nil
-        #expect(try f.service.unlink(token: up.session.refreshToken.value, provider: .google, deadline: .none).status == .unlinked)
+        #expect(
+            try f.service.unlink(token: up.session.refreshToken.value, provider: .google, deadline: .none).status
+                == .unlinked)
         #expect(f.s3.current(AccountKeys.identity(.google, "111")) == nil)
     }
 
@@ -154,7 +191,9 @@ import Testing
             }
             return .proceed
         }
-        #expect(accountError { _ = try f.service.signIn(identity: g1, intent: .signin, fullName: nil, deadline: .none) } == "accountNotFound")
+        #expect(
+            accountError { _ = try f.service.signIn(identity: g1, intent: .signin, fullName: nil, deadline: .none) }
+                == "accountNotFound")
         #expect(raced && f.providers(up.account.serviceUserID)?.providers.map(\.type) == [.apple])
         #expect(f.s3.current(AccountKeys.identity(.google, "111")) == nil)
     }
@@ -165,9 +204,13 @@ import Testing
         let up = try linked(f)
         let intruder = try f.service.signIn(identity: g1, intent: .signin, fullName: nil, deadline: .none)
         _ = try f.service.unlink(token: up.session.refreshToken.value, provider: .google, deadline: .none)
-        #expect(accountError { _ = try f.service.refresh(token: intruder.session.refreshToken.value, deadline: .none) } == "sessionInvalid")
+        #expect(
+            accountError { _ = try f.service.refresh(token: intruder.session.refreshToken.value, deadline: .none) }
+                == "sessionInvalid")
         _ = try f.service.link(token: up.session.refreshToken.value, identity: g1, deadline: .none)
-        #expect(accountError { _ = try f.service.refresh(token: intruder.session.refreshToken.value, deadline: .none) } == "sessionInvalid")
+        #expect(
+            accountError { _ = try f.service.refresh(token: intruder.session.refreshToken.value, deadline: .none) }
+                == "sessionInvalid")
         _ = try f.service.refresh(token: up.session.refreshToken.value, deadline: .none)
     }
 
@@ -176,7 +219,9 @@ import Testing
         let up = try linked(f)
         let other = "0a0b0c0d-0e0f-4000-8000-000000000003"
         f.s3.store(AccountKeys.identity(.google, "111"), Array(other.utf8), contentType: "text/plain")
-        #expect(try f.service.unlink(token: up.session.refreshToken.value, provider: .google, deadline: .none).status == .unlinked)
+        #expect(
+            try f.service.unlink(token: up.session.refreshToken.value, provider: .google, deadline: .none).status
+                == .unlinked)
         #expect(f.s3.text(AccountKeys.identity(.google, "111")) == other)
     }
 }

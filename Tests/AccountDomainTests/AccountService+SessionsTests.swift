@@ -1,6 +1,7 @@
 import AWSClients
 import StrictJSON
 import Testing
+
 @testable import AccountDomain
 
 @Suite struct RefreshTests {
@@ -11,13 +12,21 @@ import Testing
         f.backend.requests = 0
         var order: [String] = []
         f.backend.intercept = { call, _ in
-            if case .assumeRole = call { order.append("sts") } else if call.isWrite { order.append("write") } else { order.append("read") }
+            if case .assumeRole = call {
+                order.append("sts")
+            } else if call.isWrite {
+                order.append("write")
+            } else {
+                order.append("read")
+            }
             return .proceed
         }
         let out = try f.service.refresh(token: up.session.refreshToken.value, deadline: .none)
         #expect(f.backend.rounds == 3 && f.backend.requests == 5)
         #expect(order == ["read", "read", "read", "sts", "write"])
-        #expect(out.session.refreshToken != up.session.refreshToken && out.session.refreshTokenExpiresAtMs == up.session.refreshTokenExpiresAtMs)
+        #expect(
+            out.session.refreshToken != up.session.refreshToken
+                && out.session.refreshTokenExpiresAtMs == up.session.refreshTokenExpiresAtMs)
     }
 
     /// Defect 1.
@@ -30,7 +39,9 @@ import Testing
         #expect(accountError { _ = try f.service.refresh(token: forged, deadline: .none) } == "sessionInvalid")
         #expect(accountError { try f.service.signOut(token: forged, deadline: .none) } == "sessionInvalid")
         #expect(accountError { _ = try f.service.listSessions(token: forged, deadline: .none) } == "sessionInvalid")
-        #expect(accountError { _ = try f.service.link(token: forged, identity: AccountFixture.google(), deadline: .none) } == "sessionInvalid")
+        #expect(
+            accountError { _ = try f.service.link(token: forged, identity: AccountFixture.google(), deadline: .none) }
+                == "sessionInvalid")
         #expect(f.backend.fingerprint == before && f.s3.assumed.count == assumed)
         _ = try f.service.refresh(token: up.session.refreshToken.value, deadline: .none)
     }
@@ -44,7 +55,9 @@ import Testing
             if case .assumeRole = call { return .fail(AWSError(kind: .unavailable, message: "sts unreachable")) }
             return .proceed
         }
-        #expect(accountError { _ = try f.service.refresh(token: up.session.refreshToken.value, deadline: .none) } == "upstream")
+        #expect(
+            accountError { _ = try f.service.refresh(token: up.session.refreshToken.value, deadline: .none) }
+                == "upstream")
         #expect(f.backend.fingerprint == before)
         f.backend.intercept = nil
         f.nowMs += 5_000
@@ -62,7 +75,9 @@ import Testing
         }
         let out = try f.service.refresh(token: up.session.refreshToken.value, deadline: .none)
         f.backend.intercept = nil
-        #expect(f.session(out.session.refreshToken)?.classify(tokenHash: out.session.refreshToken.hash, nowMs: f.nowMs, graceSeconds: 0) == .current)
+        #expect(
+            f.session(out.session.refreshToken)?.classify(
+                tokenHash: out.session.refreshToken.hash, nowMs: f.nowMs, graceSeconds: 0) == .current)
         _ = try f.service.refresh(token: out.session.refreshToken.value, deadline: .none)
     }
 
@@ -73,7 +88,8 @@ import Testing
         f.backend.intercept = { call, _ in
             if !raced, case .s3Put(let p) = call, p.key.contains("/sessions/") {
                 raced = true
-                _ = try? f.service.refresh(token: up.session.refreshToken.value, deadline: .none) // the same token, first
+                // The same token, refreshed first by another invocation.
+                _ = try? f.service.refresh(token: up.session.refreshToken.value, deadline: .none)
             }
             return .proceed
         }
@@ -123,7 +139,9 @@ import Testing
         #expect(f.session(b.session.refreshToken) == nil, "the signed-out record is gone")
         // Only the current token lists; the just-rotated one does not.
         let rotated = try f.service.refresh(token: c.session.refreshToken.value, deadline: .none)
-        #expect(accountError { _ = try f.service.listSessions(token: c.session.refreshToken.value, deadline: .none) } == "sessionInvalid")
+        #expect(
+            accountError { _ = try f.service.listSessions(token: c.session.refreshToken.value, deadline: .none) }
+                == "sessionInvalid")
         _ = try f.service.listSessions(token: rotated.session.refreshToken.value, deadline: .none)
     }
 
@@ -131,14 +149,23 @@ import Testing
         let f = AccountFixture()
         let a = try f.signUp(), b = try f.signUp(), c = try f.signUp()
         f.nowMs += 601_000
-        #expect(accountError { _ = try f.service.signOutOthers(token: c.session.refreshToken.value, deadline: .none) } == "reauthenticationRequired")
-        #expect(accountError { try f.service.signOutSession(token: c.session.refreshToken.value, sessionID: a.session.refreshToken.sessionID, deadline: .none) }
-            == "reauthenticationRequired")
-        try f.service.signOutSession(token: c.session.refreshToken.value, sessionID: c.session.refreshToken.sessionID, deadline: .none)
+        #expect(
+            accountError { _ = try f.service.signOutOthers(token: c.session.refreshToken.value, deadline: .none) }
+                == "reauthenticationRequired")
+        #expect(
+            accountError {
+                try f.service.signOutSession(
+                    token: c.session.refreshToken.value, sessionID: a.session.refreshToken.sessionID, deadline: .none)
+            }
+                == "reauthenticationRequired")
+        try f.service.signOutSession(
+            token: c.session.refreshToken.value, sessionID: c.session.refreshToken.sessionID, deadline: .none)
         #expect(f.session(c.session.refreshToken)?.isRevoked == true)
         let fresh = try f.signUp()
         #expect(try f.service.signOutOthers(token: fresh.session.refreshToken.value, deadline: .none) == 2)
-        #expect(f.session(a.session.refreshToken)?.isRevoked == true && f.session(b.session.refreshToken)?.isRevoked == true)
+        #expect(
+            f.session(a.session.refreshToken)?.isRevoked == true && f.session(b.session.refreshToken)?.isRevoked == true
+        )
         #expect(f.session(fresh.session.refreshToken)?.isRevoked == false)
     }
 
@@ -147,7 +174,8 @@ import Testing
         let mine = try f.signUp()
         let theirs = try f.signUp(AccountFixture.google("999"))
         let before = f.backend.fingerprint
-        try f.service.signOutSession(token: mine.session.refreshToken.value, sessionID: theirs.session.refreshToken.sessionID, deadline: .none)
+        try f.service.signOutSession(
+            token: mine.session.refreshToken.value, sessionID: theirs.session.refreshToken.sessionID, deadline: .none)
         #expect(f.backend.fingerprint == before)
         _ = try f.service.refresh(token: theirs.session.refreshToken.value, deadline: .none)
     }

@@ -1,5 +1,6 @@
 import StrictJSON
 import Testing
+
 @testable import AccountDomain
 
 @Suite struct CredentialsPolicyTests {
@@ -24,20 +25,34 @@ import Testing
     }
 
     @Test func partitions() throws {
-        #expect(try CredentialsPolicy.document(bucket: "b-b", uuid: uuid, region: "cn-north-1").contains("arn:aws-cn:s3:::b-b"))
-        #expect(try CredentialsPolicy.document(bucket: "b-b", uuid: uuid, region: "us-gov-east-1").contains("arn:aws-us-gov:s3:::b-b"))
+        #expect(
+            try CredentialsPolicy.document(bucket: "b-b", uuid: uuid, region: "cn-north-1").contains(
+                "arn:aws-cn:s3:::b-b"))
+        #expect(
+            try CredentialsPolicy.document(bucket: "b-b", uuid: uuid, region: "us-gov-east-1").contains(
+                "arn:aws-us-gov:s3:::b-b"))
     }
 
     @Test func onlyCanonicalUUIDsGetIn() {
-        for bad in ["6F1C2A3B-4D5E-4F60-8A7B-1C2D3E4F5A6B", "*", "\(uuid)/../x", "6f1c2a3b4d5e4f608a7b1c2d3e4f5a6b", ""] {
-            #expect(throws: CredentialsPolicy.PolicyError.invalidUUID) { try CredentialsPolicy.document(bucket: "b-b", uuid: bad, region: "us-east-1") }
+        for bad in [
+            "6F1C2A3B-4D5E-4F60-8A7B-1C2D3E4F5A6B", "*", "\(uuid)/../x", "6f1c2a3b4d5e4f608a7b1c2d3e4f5a6b", "",
+        ] {
+            #expect(throws: CredentialsPolicy.PolicyError.invalidUUID) {
+                try CredentialsPolicy.document(bucket: "b-b", uuid: bad, region: "us-east-1")
+            }
         }
     }
 
     @Test func keyRules() {
         #expect(AccountKeys.isValidProviderID("001234.abcdef.0123"))
         #expect(AccountKeys.isValidProviderID("104729385610293847561"))
-        for bad in [".", "..", "", "a/b", "a b", "é", String(repeating: "a", count: 256)] { #expect(!AccountKeys.isValidProviderID(bad)) }
-        #expect(AccountKeys.markers(uuid) == ["users/\(uuid)/", "users/\(uuid)/photos/", "users/\(uuid)/thumbnails/", "users/\(uuid)/metadata/", "users/\(uuid)/account/"])
+        for bad in [".", "..", "", "a/b", "a b", "é", String(repeating: "a", count: 256)] {
+            #expect(!AccountKeys.isValidProviderID(bad))
+        }
+        #expect(
+            AccountKeys.markers(uuid) == [
+                "users/\(uuid)/", "users/\(uuid)/photos/", "users/\(uuid)/thumbnails/", "users/\(uuid)/metadata/",
+                "users/\(uuid)/account/",
+            ])
     }
 }

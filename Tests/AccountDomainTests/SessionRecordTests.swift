@@ -1,11 +1,13 @@
 import StrictJSON
 import Testing
+
 @testable import AccountDomain
 
 @Suite struct SessionRecordTests {
     let uuid = "6f1c2a3b-4d5e-4f60-8a7b-1c2d3e4f5a6b"
     let sid = "0123456789abcdef0123456789abcdef"
-    let identity = SessionIdentity(provider: .apple, subject: "001234.abc.0001", linkID: "ffeeddccbbaa99887766554433221100")
+    let identity = SessionIdentity(
+        provider: .apple, subject: "001234.abc.0001", linkID: "ffeeddccbbaa99887766554433221100")
     let now: Int64 = 1_800_000_000_000
 
     func token() -> RefreshToken { RefreshToken.issue(serviceUserID: uuid, sessionID: sid) }
@@ -30,8 +32,11 @@ import Testing
         let t0 = token(), forged = token()
         let r = record(t0)
         #expect(r.classify(tokenHash: forged.hash, nowMs: now, graceSeconds: 30) == .unknown)
-        #expect(r.revoked(reason: "x", nowMs: now).classify(tokenHash: forged.hash, nowMs: now, graceSeconds: 30) == .unknown)
-        #expect(r.classify(tokenHash: forged.hash, nowMs: now + 7_200_000, graceSeconds: 30) == .unknown, "expired session")
+        #expect(
+            r.revoked(reason: "x", nowMs: now).classify(tokenHash: forged.hash, nowMs: now, graceSeconds: 30)
+                == .unknown)
+        #expect(
+            r.classify(tokenHash: forged.hash, nowMs: now + 7_200_000, graceSeconds: 30) == .unknown, "expired session")
     }
 
     @Test func rotationGraceAndReuse() {
@@ -48,7 +53,7 @@ import Testing
     @Test func supersededTokensAreReuseAfterTheGraceOrTheNextRotation() {
         let t0 = token(), t1 = token(), t2 = token(), t3 = token()
         let rotated = record(t0).rotated(from: .current, newToken: t1, nowMs: now)
-        let graced = rotated.rotated(from: .justRotated, newToken: t2, nowMs: now + 1000) // t0 retried: t1 superseded
+        let graced = rotated.rotated(from: .justRotated, newToken: t2, nowMs: now + 1000)  // t0 retried: t1 superseded
         #expect(graced.classify(tokenHash: t2.hash, nowMs: now + 2000, graceSeconds: 30) == .current)
         #expect(graced.classify(tokenHash: t1.hash, nowMs: now + 2000, graceSeconds: 30) == .supersededInGrace)
         #expect(graced.classify(tokenHash: t1.hash, nowMs: now + 31_000, graceSeconds: 30) == .reused)
@@ -65,7 +70,8 @@ import Testing
         let rotated = r.rotated(from: .current, newToken: t1, nowMs: now + 50_000)
         #expect(rotated.expiresAtMs == r.expiresAtMs)
         #expect(rotated.classify(tokenHash: t1.hash, nowMs: now + 60_000, graceSeconds: 30) == .expired)
-        #expect(r.revoked(reason: "x", nowMs: now).classify(tokenHash: t0.hash, nowMs: now, graceSeconds: 30) == .revoked)
+        #expect(
+            r.revoked(reason: "x", nowMs: now).classify(tokenHash: t0.hash, nowMs: now, graceSeconds: 30) == .revoked)
     }
 
     @Test func historyIsBoundedAndOldTokensFallOffAsUnknown() {
@@ -82,15 +88,21 @@ import Testing
         #expect(r.classify(tokenHash: tokens[tokens.count - 3].hash, nowMs: now + 100_000, graceSeconds: 30) == .reused)
         var g = record(token()).rotated(from: .current, newToken: token(), nowMs: now)
         for _ in 0..<40 { g = g.rotated(from: .justRotated, newToken: token(), nowMs: now) }
-        #expect(g.superseded.count == SessionRecord.maxSuperseded && g.replaced.count == 40 - SessionRecord.maxSuperseded)
+        #expect(
+            g.superseded.count == SessionRecord.maxSuperseded && g.replaced.count == 40 - SessionRecord.maxSuperseded)
     }
 
     @Test func recordJSONRoundTripsAndReadsVersionOne() throws {
         let r = record(token()).rotated(from: .current, newToken: token(), nowMs: now + 5)
         #expect(SessionRecord(json: r.json) == r)
         // Written before sessions carried their identity: read with a provider-only identity.
-        let v1 = try JSONParser.parse(Array(#"{"version":1,"sessionID":"\#(sid)","serviceUserID":"\#(uuid)","provider":"google","signInAt":"2026-01-01T00:00:00.000Z","expiresAt":"2026-02-01T00:00:00.000Z","generation":3,"current":{"hash":"ab","issuedAt":"2026-01-02T00:00:00.000Z"},"previous":null,"superseded":[],"revokedAt":null,"revokedReason":null}"#.utf8))
+        let v1 = try JSONParser.parse(
+            Array(
+                #"{"version":1,"sessionID":"\#(sid)","serviceUserID":"\#(uuid)","provider":"google","signInAt":"2026-01-01T00:00:00.000Z","expiresAt":"2026-02-01T00:00:00.000Z","generation":3,"current":{"hash":"ab","issuedAt":"2026-01-02T00:00:00.000Z"},"previous":null,"superseded":[],"revokedAt":null,"revokedReason":null}"#
+                    .utf8))
         let old = try #require(SessionRecord(json: v1))
-        #expect(old.identity == SessionIdentity(provider: .google, subject: nil, linkID: nil) && old.device == nil && old.replaced.isEmpty)
+        #expect(
+            old.identity == SessionIdentity(provider: .google, subject: nil, linkID: nil) && old.device == nil
+                && old.replaced.isEmpty)
     }
 }

@@ -1,16 +1,23 @@
 import PlatformSupport
 import StrictJSON
 import Testing
+
 @testable import AuthService
 
 /// An HTTP payload v2 event as a Lambda Function URL sends it (trimmed to what matters).
 func functionURLEvent(body: JSONValue, base64: JSONValue = .bool(false), version: String = "2.0") -> [UInt8] {
-    let http: JSONValue = ["method": "POST", "path": "/", "protocol": "HTTP/1.1", "sourceIp": "192.0.2.1", "userAgent": "test"]
-    let context: JSONValue = ["accountId": "anonymous", "apiId": "abc", "domainName": "abc.lambda-url.us-east-1.on.aws",
-                              "http": http, "requestId": "r-1", "routeKey": "$default", "stage": "$default", "timeEpoch": 1_700_000_000_000]
-    let event: JSONValue = ["version": .string(version), "routeKey": "$default", "rawPath": "/", "rawQueryString": "",
-                            "headers": ["content-type": "application/json", "host": "abc.lambda-url.us-east-1.on.aws"],
-                            "requestContext": context, "body": body, "isBase64Encoded": base64]
+    let http: JSONValue = [
+        "method": "POST", "path": "/", "protocol": "HTTP/1.1", "sourceIp": "192.0.2.1", "userAgent": "test",
+    ]
+    let context: JSONValue = [
+        "accountId": "anonymous", "apiId": "abc", "domainName": "abc.lambda-url.us-east-1.on.aws",
+        "http": http, "requestId": "r-1", "routeKey": "$default", "stage": "$default", "timeEpoch": 1_700_000_000_000,
+    ]
+    let event: JSONValue = [
+        "version": .string(version), "routeKey": "$default", "rawPath": "/", "rawQueryString": "",
+        "headers": ["content-type": "application/json", "host": "abc.lambda-url.us-east-1.on.aws"],
+        "requestContext": context, "body": body, "isBase64Encoded": base64,
+    ]
     return event.serialized()
 }
 
@@ -31,8 +38,12 @@ private func parsed(_ event: [UInt8]) -> (Invocation.Shape, ServiceError?, JSONO
         #expect(object?["provider"] == .string("apple"))
     }
 
-    @Test(arguments: ["{\"version\":\"2.0\"}", "{\"version\":\"2.0\",\"requestContext\":{}}", "{\"version\":\"1.0\",\"requestContext\":{\"http\":{}}}",
-                      "{\"version\":2.0,\"requestContext\":{\"http\":{}}}", "{\"version\":\"2.0\",\"requestContext\":{\"http\":\"GET\"}}"])
+    @Test(arguments: [
+        "{\"version\":\"2.0\"}", "{\"version\":\"2.0\",\"requestContext\":{}}",
+        "{\"version\":\"1.0\",\"requestContext\":{\"http\":{}}}",
+        "{\"version\":2.0,\"requestContext\":{\"http\":{}}}",
+        "{\"version\":\"2.0\",\"requestContext\":{\"http\":\"GET\"}}",
+    ])
     func anyOtherObjectIsADirectInvoke(text: String) {
         let (shape, error, _) = parsed(Array(text.utf8))
         #expect(shape == .direct && error == nil)
@@ -47,7 +58,8 @@ private func parsed(_ event: [UInt8]) -> (Invocation.Shape, ServiceError?, JSONO
     @Test func aFunctionURLBodyIsTheRequest() {
         let (shape, error, object) = parsed(functionURLEvent(body: .string(signinEvent)))
         #expect(shape == .functionURL && error == nil && object?["intent"] == .string("auto"))
-        let (_, _, decoded) = parsed(functionURLEvent(body: .string(Base64.encode(Array(signinEvent.utf8))), base64: .bool(true)))
+        let (_, _, decoded) = parsed(
+            functionURLEvent(body: .string(Base64.encode(Array(signinEvent.utf8))), base64: .bool(true)))
         #expect(decoded?["intent"] == .string("auto"))
     }
 
@@ -69,7 +81,9 @@ private func parsed(_ event: [UInt8]) -> (Invocation.Shape, ServiceError?, JSONO
         #expect(error.map { !$0.message.contains(body) } == true)
     }
 
-    @Test(arguments: [JSONValue.number("1"), .object(JSONObject([("provider", .string("apple"))])), .array([]), .bool(true)])
+    @Test(arguments: [
+        JSONValue.number("1"), .object(JSONObject([("provider", .string("apple"))])), .array([]), .bool(true),
+    ])
     func aNonStringBodyIsInvalidRequest(body: JSONValue) {
         #expect(parsed(functionURLEvent(body: body)).1?.code == .invalidRequest)
     }
@@ -82,7 +96,9 @@ private func parsed(_ event: [UInt8]) -> (Invocation.Shape, ServiceError?, JSONO
     @Test func bodiesOverTheLimitAreRefusedAndExactlyTheLimitIsNot() {
         let big = "{\"pad\":\"" + String(repeating: "a", count: Invocation.maxEventBytes) + "\"}"
         #expect(parsed(functionURLEvent(body: .string(big))).1?.code == .invalidRequest)
-        #expect(parsed(functionURLEvent(body: .string(Base64.encode(Array(big.utf8))), base64: .bool(true))).1?.code == .invalidRequest)
+        #expect(
+            parsed(functionURLEvent(body: .string(Base64.encode(Array(big.utf8))), base64: .bool(true))).1?.code
+                == .invalidRequest)
         let exact = "{\"pad\":\"" + String(repeating: "a", count: Invocation.maxEventBytes - 10) + "\"}"
         #expect(exact.utf8.count == Invocation.maxEventBytes)
         #expect(parsed(functionURLEvent(body: .string(Base64.encode(Array(exact.utf8))), base64: .bool(true))).1 == nil)
@@ -100,7 +116,8 @@ private func parsed(_ event: [UInt8]) -> (Invocation.Shape, ServiceError?, JSONO
 }
 
 @Suite struct InvocationAnswers {
-    let envelope = Envelope.failure(ServiceError(.invalidRequest, "The event is not valid JSON."), requestID: "req-1", nowMilliseconds: 0)
+    let envelope = Envelope.failure(
+        ServiceError(.invalidRequest, "The event is not valid JSON."), requestID: "req-1", nowMilliseconds: 0)
 
     @Test func aDirectAnswerIsTheEnvelopeItself() {
         #expect(Invocation.Shape.direct.wrap(envelope, statusCode: 400) == envelope.serialized())

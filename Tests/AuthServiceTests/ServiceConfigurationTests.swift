@@ -1,11 +1,14 @@
 import PlatformSupport
 import Testing
+
 @testable import AuthService
 
 @Suite struct ServiceConfigurationTests {
     static let minimal = [
-        "IDENTITY_BUCKET": "photo-identities", "USER_ROLE_ARN": "arn:aws:iam::123456789012:role/user-access", "AWS_REGION": "eu-west-1",
-        "AWS_ACCESS_KEY_ID": "AKIAEXAMPLEEXAMPLE00", "AWS_SECRET_ACCESS_KEY": "not-a-real-secret", "APPLE_AUDIENCES": "com.example.photos",
+        "IDENTITY_BUCKET": "photo-identities", "USER_ROLE_ARN": "arn:aws:iam::123456789012:role/user-access",
+        "AWS_REGION": "eu-west-1",
+        "AWS_ACCESS_KEY_ID": "AKIAEXAMPLEEXAMPLE00", "AWS_SECRET_ACCESS_KEY": "not-a-real-secret",
+        "APPLE_AUDIENCES": "com.example.photos",
     ]
 
     func configuration(_ overrides: [String: String?] = [:]) throws(ConfigurationError) -> ServiceConfiguration {
@@ -15,7 +18,10 @@ import Testing
     }
 
     func failure(_ overrides: [String: String?]) -> ConfigurationError? {
-        do throws(ConfigurationError) { _ = try configuration(overrides); return nil } catch { return error }
+        do throws(ConfigurationError) {
+            _ = try configuration(overrides)
+            return nil
+        } catch { return error }
     }
 
     @Test func theContractsDefaults() throws {
@@ -37,8 +43,10 @@ import Testing
         #expect(failure(["IDENTITY_BUCKET": bucket])?.variable == "IDENTITY_BUCKET")
     }
 
-    @Test(arguments: ["arn:aws:iam::12345678901:role/x", "arn:aws:iam::123456789012:user/x", "arn:aws:s3:::bucket", "role/x",
-                      "arn:aws:iam::123456789012:role/", "arn:aws:iam:us-east-1:123456789012:role/x"])
+    @Test(arguments: [
+        "arn:aws:iam::12345678901:role/x", "arn:aws:iam::123456789012:user/x", "arn:aws:s3:::bucket", "role/x",
+        "arn:aws:iam::123456789012:role/", "arn:aws:iam:us-east-1:123456789012:role/x",
+    ])
     func theUserRoleMustBeAnIAMRoleARN(arn: String) {
         #expect(failure(["USER_ROLE_ARN": arn])?.variable == "USER_ROLE_ARN")
     }
@@ -46,10 +54,14 @@ import Testing
     @Test func durationsStayInTheirRanges() throws {
         let cases: [(String, String, Bool)] = [
             ("CREDENTIALS_DURATION_SECONDS", "900", true), ("CREDENTIALS_DURATION_SECONDS", "3600", true),
-            ("CREDENTIALS_DURATION_SECONDS", "899", false), ("CREDENTIALS_DURATION_SECONDS", "3601", false), ("CREDENTIALS_DURATION_SECONDS", "1h", false),
-            ("REFRESH_TOKEN_TTL_SECONDS", "300", true), ("REFRESH_TOKEN_TTL_SECONDS", "31536000", true), ("REFRESH_TOKEN_TTL_SECONDS", "299", false),
-            ("RECENT_AUTH_SECONDS", "0", true), ("RECENT_AUTH_SECONDS", "86401", false), ("RECENT_AUTH_SECONDS", "-1", false),
-            ("REFRESH_REUSE_GRACE_SECONDS", "0", true), ("REFRESH_REUSE_GRACE_SECONDS", "300", true), ("REFRESH_REUSE_GRACE_SECONDS", "301", false),
+            ("CREDENTIALS_DURATION_SECONDS", "899", false), ("CREDENTIALS_DURATION_SECONDS", "3601", false),
+            ("CREDENTIALS_DURATION_SECONDS", "1h", false),
+            ("REFRESH_TOKEN_TTL_SECONDS", "300", true), ("REFRESH_TOKEN_TTL_SECONDS", "31536000", true),
+            ("REFRESH_TOKEN_TTL_SECONDS", "299", false),
+            ("RECENT_AUTH_SECONDS", "0", true), ("RECENT_AUTH_SECONDS", "86401", false),
+            ("RECENT_AUTH_SECONDS", "-1", false),
+            ("REFRESH_REUSE_GRACE_SECONDS", "0", true), ("REFRESH_REUSE_GRACE_SECONDS", "300", true),
+            ("REFRESH_REUSE_GRACE_SECONDS", "301", false),
         ]
         for (name, value, ok) in cases {
             let error = failure([name: value])
@@ -62,7 +74,9 @@ import Testing
     @Test func awsAndVerifierSettingsAreReadFromTheSameEnvironment() throws {
         #expect(failure(["AWS_REGION": nil]) != nil)
         #expect(failure(["APPLE_JWKS_URL": "http://example.com/keys"])?.variable == "APPLE_JWKS_URL")
-        let c = try configuration(["AWS_ENDPOINT_URL": "http://127.0.0.1:5000", "GOOGLE_AUDIENCES": "a.apps.googleusercontent.com"])
+        let c = try configuration([
+            "AWS_ENDPOINT_URL": "http://127.0.0.1:5000", "GOOGLE_AUDIENCES": "a.apps.googleusercontent.com",
+        ])
         #expect(c.aws.s3Endpoint.host == "127.0.0.1" && c.verifier.google.isEnabled)
     }
 

@@ -3,6 +3,7 @@ import LambdaRuntime
 import PlatformSupport
 import StrictJSON
 import Testing
+
 @testable import AuthService
 
 /// The one path through the handler, for what needs no network: dispatch by `action`, the
@@ -11,28 +12,36 @@ import Testing
 @Suite struct ServiceHandlerTests {
     func handler(_ function: AuthFunction) throws -> ServiceHandler {
         let configuration = try ServiceConfiguration.from(environment: { ServiceConfigurationTests.minimal[$0] })
-        return ServiceHandler(function: function, dependencies: ServiceDependencies(configuration: configuration, http: try HTTPClient()))
+        return ServiceHandler(
+            function: function, dependencies: ServiceDependencies(configuration: configuration, http: try HTTPClient()))
     }
 
     func context(remainingMs: Int64 = 10_000) -> LambdaContext {
-        LambdaContext(requestID: "req-1", deadlineMilliseconds: Clock.nowMilliseconds() + remainingMs, invokedFunctionARN: "arn:aws:lambda:eu-west-1:123456789012:function:f",
-                      logger: Logger(minimumLevel: .error))
+        LambdaContext(
+            requestID: "req-1", deadlineMilliseconds: Clock.nowMilliseconds() + remainingMs,
+            invokedFunctionARN: "arn:aws:lambda:eu-west-1:123456789012:function:f",
+            logger: Logger(minimumLevel: .error))
     }
 
     func answer(_ function: AuthFunction, _ event: String, remainingMs: Int64 = 10_000) throws -> JSONValue {
-        try JSONParser.parse(try handler(function).handle(Array(event.utf8), context: context(remainingMs: remainingMs)))
+        try JSONParser.parse(
+            try handler(function).handle(Array(event.utf8), context: context(remainingMs: remainingMs)))
     }
 
     @Test func eachActionNameChoosesItsType() throws {
         let expected: [(AuthFunction, String?, String)] = [
-            (.refresh, nil, "RefreshAction"), (.refresh, "refresh", "RefreshAction"), (.refresh, "signout", "SignOutAction"),
+            (.refresh, nil, "RefreshAction"), (.refresh, "refresh", "RefreshAction"),
+            (.refresh, "signout", "SignOutAction"),
             (.refresh, "list", "ListSessionsAction"), (.refresh, "signoutOthers", "SignOutOthersAction"),
-            (.refresh, "signoutSession", "SignOutSessionAction"), (.link, nil, "LinkAction"), (.link, "unlink", "UnlinkAction"),
+            (.refresh, "signoutSession", "SignOutSessionAction"), (.link, nil, "LinkAction"),
+            (.link, "unlink", "UnlinkAction"),
             (.signin, "anything", "SignInAction"),
         ]
         for (function, name, type) in expected {
-            var o = JSONObject([("refreshToken", .string("rt1_x")), ("provider", .string("google")), ("idToken", .string("a.b.c")),
-                                ("sessionId", .string("0123456789abcdef0123456789abcdef"))])
+            var o = JSONObject([
+                ("refreshToken", .string("rt1_x")), ("provider", .string("google")), ("idToken", .string("a.b.c")),
+                ("sessionId", .string("0123456789abcdef0123456789abcdef")),
+            ])
             if let name { o["action"] = .string(name) }
             #expect(String(describing: Swift.type(of: try function.action(for: Request(o)))) == type)
         }
@@ -56,9 +65,15 @@ import Testing
     }
 
     @Test func fieldErrorsComeBeforeTokenVerification() throws {
-        #expect(try answer(.signin, #"{"provider":"facebook","idToken":"a.b.c"}"#)["error"]?["code"] == .string("UNSUPPORTED_PROVIDER"))
-        #expect(try answer(.signin, #"{"provider":"apple","idToken":"a.b.c","device":"a\nb"}"#)["error"]?["code"] == .string("INVALID_REQUEST"))
-        #expect(try answer(.link, #"{"refreshToken":"rt1_x","action":"unlink"}"#)["error"]?["code"] == .string("INVALID_REQUEST"))
+        #expect(
+            try answer(.signin, #"{"provider":"facebook","idToken":"a.b.c"}"#)["error"]?["code"]
+                == .string("UNSUPPORTED_PROVIDER"))
+        #expect(
+            try answer(.signin, #"{"provider":"apple","idToken":"a.b.c","device":"a\nb"}"#)["error"]?["code"]
+                == .string("INVALID_REQUEST"))
+        #expect(
+            try answer(.link, #"{"refreshToken":"rt1_x","action":"unlink"}"#)["error"]?["code"]
+                == .string("INVALID_REQUEST"))
     }
 
     @Test func aFunctionURLCallIsAnsweredAsHTTP() throws {

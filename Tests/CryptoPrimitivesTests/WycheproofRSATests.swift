@@ -46,20 +46,24 @@ struct WycheproofRSATests {
     }
 
     static func load() throws -> (groups: [Group], declaredCount: Int) {
-        let url = try #require(Bundle.module.url(forResource: "Fixtures/rsa_signature_2048_sha256_test", withExtension: "json"))
+        let url = try #require(
+            Bundle.module.url(forResource: "Fixtures/rsa_signature_2048_sha256_test", withExtension: "json"))
         let json = try JSONParser.parse(Array(try Data(contentsOf: url)))
         let declared = try #require(json["numberOfTests"]?.int64Value)
         var groups: [Group] = []
         for g in try list(json["testGroups"], "testGroups") {
-            let key = try RSAPublicKey(modulus: try hex(g["publicKey"]?["modulus"], "modulus"), exponent: try hex(g["publicKey"]?["publicExponent"], "exponent"))
+            let key = try RSAPublicKey(
+                modulus: try hex(g["publicKey"]?["modulus"], "modulus"),
+                exponent: try hex(g["publicKey"]?["publicExponent"], "exponent"))
             #expect(key.bits == 2048)
             var vectors: [Vector] = []
             for t in try list(g["tests"], "tests") {
                 let id = try #require(t["tcId"]?.int64Value)
-                vectors.append(Vector(
-                    id: Int(id), result: try str(t["result"], "result"),
-                    flags: try list(t["flags"], "flags").compactMap(\.stringValue),
-                    message: try hex(t["msg"], "msg"), signature: try hex(t["sig"], "sig")))
+                vectors.append(
+                    Vector(
+                        id: Int(id), result: try str(t["result"], "result"),
+                        flags: try list(t["flags"], "flags").compactMap(\.stringValue),
+                        message: try hex(t["msg"], "msg"), signature: try hex(t["sig"], "sig")))
             }
             groups.append(Group(key: key, vectors: vectors))
         }
@@ -76,7 +80,9 @@ struct WycheproofRSATests {
         var checked = 0
         for group in try Self.load().groups {
             for v in group.vectors where v.result == "valid" {
-                #expect(group.key.verifyPKCS1SHA256(signature: v.signature, message: v.message), "tcId \(v.id) should verify")
+                #expect(
+                    group.key.verifyPKCS1SHA256(signature: v.signature, message: v.message),
+                    "tcId \(v.id) should verify")
                 checked += 1
             }
         }
@@ -87,7 +93,9 @@ struct WycheproofRSATests {
         var checked = 0
         for group in try Self.load().groups {
             for v in group.vectors where v.result == "invalid" {
-                #expect(!group.key.verifyPKCS1SHA256(signature: v.signature, message: v.message), "tcId \(v.id) (\(v.flags)) must be refused")
+                #expect(
+                    !group.key.verifyPKCS1SHA256(signature: v.signature, message: v.message),
+                    "tcId \(v.id) (\(v.flags)) must be refused")
                 checked += 1
             }
         }
@@ -100,7 +108,9 @@ struct WycheproofRSATests {
             for v in group.vectors where v.result == "acceptable" {
                 let decided = v.flags.allSatisfy { Self.refusedAcceptableFlags.contains($0) }
                 #expect(decided, "tcId \(v.id) has undecided flags \(v.flags): decide and document it")
-                #expect(!group.key.verifyPKCS1SHA256(signature: v.signature, message: v.message), "tcId \(v.id) (\(v.flags)) is refused by decision")
+                #expect(
+                    !group.key.verifyPKCS1SHA256(signature: v.signature, message: v.message),
+                    "tcId \(v.id) (\(v.flags)) is refused by decision")
                 checked += 1
             }
         }
@@ -113,7 +123,9 @@ struct WycheproofRSATests {
             for v in group.vectors {
                 let byMessage = group.key.verifyPKCS1SHA256(signature: v.signature, message: v.message)
                 let byDigest = group.key.verifyPKCS1SHA256(signature: v.signature, digest: SHA256.hash(v.message))
-                let byBuffer = v.message.withUnsafeBytes { group.key.verifyPKCS1SHA256(signature: v.signature, message: $0) }
+                let byBuffer = v.message.withUnsafeBytes {
+                    group.key.verifyPKCS1SHA256(signature: v.signature, message: $0)
+                }
                 #expect(byMessage == byDigest && byDigest == byBuffer, "tcId \(v.id)")
             }
         }

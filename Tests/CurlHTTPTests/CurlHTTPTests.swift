@@ -1,6 +1,7 @@
 import Foundation
 import PlatformSupport
 import Testing
+
 @testable import CurlHTTP
 
 private var server: LoopbackServer { LoopbackServer.shared }
@@ -28,16 +29,18 @@ private struct Echo {
 @Suite(.serialized) struct EasyHandleTests {
     @Test func getSendsHeadersAndReadsStatusHeadersBody() throws {
         let h = try EasyHandle()
-        let r = try h.perform(HTTPRequest(url: "\(server.base)/echo/x?q=1", headers: [("X-One", "1"), ("X-Empty", ""), ("x-case", "Keep")]))
+        let r = try h.perform(
+            HTTPRequest(
+                url: "\(server.base)/echo/x?q=1", headers: [("X-One", "1"), ("X-Empty", ""), ("x-case", "Keep")]))
         #expect(r.status == 200)
         #expect(r.header("content-type") == "application/json")
         #expect(r.header("CONTENT-TYPE") == "application/json")
-        #expect(r.header("x-multi") == "one") // the first of repeated headers
+        #expect(r.header("x-multi") == "one")  // the first of repeated headers
         #expect(r.headers.filter { $0.name.lowercased() == "x-multi" }.map(\.value) == ["one", "two"])
         let echo = try Echo(r)
         #expect(echo.method == "GET" && echo.path == "/echo/x?q=1")
         #expect(echo.header("X-One") == "1")
-        #expect(echo.header("X-Empty") == "") // sent empty, not dropped
+        #expect(echo.header("X-Empty") == "")  // sent empty, not dropped
         #expect(echo.header("x-case") == "Keep")
         #expect(!echo.has("Expect") && !echo.has("Content-Type") && echo.body.isEmpty)
     }
@@ -45,14 +48,18 @@ private struct Echo {
     @Test func putAndPostCarryTheirBodyVerbatim() throws {
         let h = try EasyHandle()
         var body = [UInt8](repeating: 0, count: 300_000)
-        for i in body.indices { body[i] = UInt8(truncatingIfNeeded: i &* 31) } // includes NUL bytes
-        let put = try Echo(h.perform(HTTPRequest(method: "PUT", url: "\(server.base)/echo", headers: [("Content-Type", "application/octet-stream")], body: body)))
+        for i in body.indices { body[i] = UInt8(truncatingIfNeeded: i &* 31) }  // includes NUL bytes
+        let put = try Echo(
+            h.perform(
+                HTTPRequest(
+                    method: "PUT", url: "\(server.base)/echo", headers: [("Content-Type", "application/octet-stream")],
+                    body: body)))
         #expect(put.method == "PUT" && put.body == body)
         #expect(put.header("Content-Type") == "application/octet-stream")
-        #expect(!put.has("Expect")) // no 100-continue round trip
+        #expect(!put.has("Expect"))  // no 100-continue round trip
         let post = try Echo(h.perform(HTTPRequest(method: "POST", url: "\(server.base)/echo", body: Array("a=1".utf8))))
         #expect(post.method == "POST" && post.body == Array("a=1".utf8))
-        #expect(!post.has("Content-Type")) // not curl's form type
+        #expect(!post.has("Content-Type"))  // not curl's form type
         let empty = try Echo(h.perform(HTTPRequest(method: "PUT", url: "\(server.base)/echo")))
         #expect(empty.method == "PUT" && empty.body.isEmpty && empty.header("Content-Length") == "0")
         let delete = try Echo(h.perform(HTTPRequest(method: "DELETE", url: "\(server.base)/echo")))
@@ -94,13 +101,14 @@ private struct Echo {
         } catch {
             #expect(error.kind == .timeout && error.isRetryable)
         }
-        #expect(try h.perform(HTTPRequest(url: "\(server.base)/big/3")).body.count == 3) // usable afterwards
+        #expect(try h.perform(HTTPRequest(url: "\(server.base)/big/3")).body.count == 3)  // usable afterwards
     }
 
     @Test func connectionRefusedKind() throws {
         let h = try EasyHandle()
         do {
-            _ = try h.perform(HTTPRequest(url: "http://127.0.0.1:\(LoopbackServer.closedPort())/", timeoutMilliseconds: 2000))
+            _ = try h.perform(
+                HTTPRequest(url: "http://127.0.0.1:\(LoopbackServer.closedPort())/", timeoutMilliseconds: 2000))
             Issue.record("connected")
         } catch {
             #expect(error.kind == .connection && error.isRetryable)
@@ -131,7 +139,7 @@ private struct Echo {
     }
 
     @Test func perRequestResponseLimit() throws {
-        let h = try EasyHandle() // the handle's own limit is 16 MiB
+        let h = try EasyHandle()  // the handle's own limit is 16 MiB
         do {
             _ = try h.perform(HTTPRequest(url: "\(server.base)/big/5000", maxResponseBytes: 4096))
             Issue.record("accepted")
@@ -141,8 +149,14 @@ private struct Echo {
         // The next transfer on the same handle is back to the handle's limit.
         #expect(try h.perform(HTTPRequest(url: "\(server.base)/big/5000")).body.count == 5000)
         let client = try HTTPClient()
-        let results = client.sendAll([HTTPRequest(url: "\(server.base)/big/5000", maxResponseBytes: 100), HTTPRequest(url: "\(server.base)/big/50")])
-        guard case .failure(let e) = results[0], case .success(let ok) = results[1] else { Issue.record("limits mixed up"); return }
+        let results = client.sendAll([
+            HTTPRequest(url: "\(server.base)/big/5000", maxResponseBytes: 100),
+            HTTPRequest(url: "\(server.base)/big/50"),
+        ])
+        guard case .failure(let e) = results[0], case .success(let ok) = results[1] else {
+            Issue.record("limits mixed up")
+            return
+        }
         #expect(e.kind == .responseTooLarge && ok.body.count == 50)
     }
 
@@ -183,7 +197,8 @@ private struct Echo {
         let client = try HTTPClient()
         let ports = try (0..<4).map { _ in try Echo(client.send(HTTPRequest(url: "\(server.base)/echo")).get()).port }
         #expect(Set(ports).count == 1)
-        let put = try Echo(client.send(HTTPRequest(method: "PUT", url: "\(server.base)/echo", body: Array("x".utf8))).get())
+        let put = try Echo(
+            client.send(HTTPRequest(method: "PUT", url: "\(server.base)/echo", body: Array("x".utf8))).get())
         #expect(put.method == "PUT" && put.body == Array("x".utf8))
     }
 
@@ -208,7 +223,7 @@ private struct Echo {
             }
         }
         #expect(RetryPolicy(baseDelayMilliseconds: 0).delay(beforeRetry: 1) == 0)
-        #expect(p.delay(beforeRetry: 1_000) <= 300) // huge retry counts do not overflow
+        #expect(p.delay(beforeRetry: 1_000) <= 300)  // huge retry counts do not overflow
     }
 
     @Test func deadlineTimeouts() {

@@ -45,70 +45,74 @@ final class LoopbackServer: @unchecked Sendable {
         addr.sin_addr.s_addr = inet_addr("127.0.0.1")
         addr.sin_port = 0
         var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) } }
-        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
+        _ = withUnsafeMutablePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) }
+        }
+        _ = withUnsafeMutablePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) }
+        }
         return Int(UInt16(bigEndian: addr.sin_port))
     }
 
     static let source = #"""
-import base64, http.server, json, os, socketserver, sys, threading, time
+        import base64, http.server, json, os, socketserver, sys, threading, time
 
-barriers = {}
-lock = threading.Lock()
+        barriers = {}
+        lock = threading.Lock()
 
-class H(http.server.BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    def log_message(self, *a): pass
-    def answer(self, status, body=b"", headers=(), length=None):
-        self.send_response(status)
-        for k, v in headers: self.send_header(k, v)
-        self.send_header("Content-Length", str(len(body) if length is None else length))
-        self.end_headers()
-        if self.command != "HEAD": self.wfile.write(body)
-    def handle_any(self):
-        n = int(self.headers.get("Content-Length") or 0)
-        body = self.rfile.read(n) if n else b""
-        parts = self.path.strip("/").split("/")
-        if parts[0] == "echo":
-            doc = {"method": self.command, "path": self.path, "port": self.client_address[1],
-                   "headers": [[k, v] for k, v in self.headers.items()], "body": base64.b64encode(body).decode()}
-            self.answer(200, json.dumps(doc).encode(), [("Content-Type", "application/json"), ("X-Multi", "one"), ("x-multi", "two")])
-        elif parts[0] == "status":
-            code = int(parts[1])
-            self.answer(code, b"" if code in (204, 304) else b"status body", [("X-Status", parts[1])])
-        elif parts[0] == "big":
-            self.answer(200, b"b" * int(parts[1]))
-        elif parts[0] == "head":
-            self.answer(200, b"", [("X-Head", "yes")], length=123)
-        elif parts[0] == "slow":
-            time.sleep(min(int(parts[1]), 10000) / 1000)
-            self.answer(200, b"slow")
-        elif parts[0] == "barrier":
-            name, count = parts[1], int(parts[2])
-            with lock:
-                b = barriers.setdefault(name, threading.Barrier(count, timeout=5))
-            try:
-                b.wait()
-                self.answer(200, b"together")
-            except threading.BrokenBarrierError:
-                self.answer(504, b"alone")
-        elif parts[0] == "drop":
-            self.close_connection = True
-            self.connection.shutdown(2)
-        else:
-            self.answer(404, b"no route")
-    do_GET = do_POST = do_PUT = do_DELETE = do_HEAD = do_PATCH = handle_any
+        class H(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+            def log_message(self, *a): pass
+            def answer(self, status, body=b"", headers=(), length=None):
+                self.send_response(status)
+                for k, v in headers: self.send_header(k, v)
+                self.send_header("Content-Length", str(len(body) if length is None else length))
+                self.end_headers()
+                if self.command != "HEAD": self.wfile.write(body)
+            def handle_any(self):
+                n = int(self.headers.get("Content-Length") or 0)
+                body = self.rfile.read(n) if n else b""
+                parts = self.path.strip("/").split("/")
+                if parts[0] == "echo":
+                    doc = {"method": self.command, "path": self.path, "port": self.client_address[1],
+                           "headers": [[k, v] for k, v in self.headers.items()], "body": base64.b64encode(body).decode()}
+                    self.answer(200, json.dumps(doc).encode(), [("Content-Type", "application/json"), ("X-Multi", "one"), ("x-multi", "two")])
+                elif parts[0] == "status":
+                    code = int(parts[1])
+                    self.answer(code, b"" if code in (204, 304) else b"status body", [("X-Status", parts[1])])
+                elif parts[0] == "big":
+                    self.answer(200, b"b" * int(parts[1]))
+                elif parts[0] == "head":
+                    self.answer(200, b"", [("X-Head", "yes")], length=123)
+                elif parts[0] == "slow":
+                    time.sleep(min(int(parts[1]), 10000) / 1000)
+                    self.answer(200, b"slow")
+                elif parts[0] == "barrier":
+                    name, count = parts[1], int(parts[2])
+                    with lock:
+                        b = barriers.setdefault(name, threading.Barrier(count, timeout=5))
+                    try:
+                        b.wait()
+                        self.answer(200, b"together")
+                    except threading.BrokenBarrierError:
+                        self.answer(504, b"alone")
+                elif parts[0] == "drop":
+                    self.close_connection = True
+                    self.connection.shutdown(2)
+                else:
+                    self.answer(404, b"no route")
+            do_GET = do_POST = do_PUT = do_DELETE = do_HEAD = do_PATCH = handle_any
 
-class S(socketserver.ThreadingMixIn, http.server.HTTPServer):
-    daemon_threads = True
+        class S(socketserver.ThreadingMixIn, http.server.HTTPServer):
+            daemon_threads = True
 
-srv = S(("127.0.0.1", 0), H)
-print(srv.server_address[1], flush=True)
-threading.Thread(target=srv.serve_forever, daemon=True).start()
-threading.Timer(600, lambda: os._exit(0)).start()
-sys.stdin.read()
-os._exit(0)
-"""#
+        srv = S(("127.0.0.1", 0), H)
+        print(srv.server_address[1], flush=True)
+        threading.Thread(target=srv.serve_forever, daemon=True).start()
+        threading.Timer(600, lambda: os._exit(0)).start()
+        sys.stdin.read()
+        os._exit(0)
+        """#
 }
 
 private extension FileHandle {

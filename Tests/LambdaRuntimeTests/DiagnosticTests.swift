@@ -1,5 +1,6 @@
-import Testing
 import StrictJSON
+import Testing
+
 @testable import LambdaRuntime
 
 private struct Typed: LambdaFunctionError {
@@ -25,13 +26,15 @@ private struct Untyped: Error, CustomStringConvertible {
         #expect(typed == Diagnostic(errorType: "Auth.Broken", errorMessage: "named failure"))
         let untyped = Diagnostic(Untyped(), fallbackType: "Function.UnhandledError")
         #expect(untyped == Diagnostic(errorType: "Function.UnhandledError", errorMessage: "Untyped"))
-        #expect(!String(decoding: untyped.document, as: UTF8.self).contains("token")) // never the description
+        #expect(!String(decoding: untyped.document, as: UTF8.self).contains("token"))  // never the description
     }
 
     @Test func tooLarge() {
         let d = Diagnostic.responseTooLarge(bytes: 7_000_000, limit: 6_291_456)
         #expect(d.errorType == "Function.ResponseSizeTooLarge")
-        #expect(d.errorMessage == "Response payload size (7000000 bytes) exceeded maximum allowed payload size (6291456 bytes).")
+        #expect(
+            d.errorMessage
+                == "Response payload size (7000000 bytes) exceeded maximum allowed payload size (6291456 bytes).")
         #expect(Diagnostic.refusedAsTooLarge.errorType == "Function.ResponseSizeTooLarge")
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import LambdaRuntime
 
 @Suite struct InvocationTests {
@@ -15,17 +16,23 @@ import Testing
             ("Lambda-Runtime-Unknown", "ignored"),
         ]
         let invocation = try Invocation(headers: headers, event: [1, 2])
-        #expect(invocation == Invocation(requestID: "req-1", deadlineMilliseconds: 1_795_347_304_937,
-                                         invokedFunctionARN: "arn:aws:lambda:us-east-1:000000000000:function:f", traceID: "Root=1-abc",
-                                         clientContext: "{\"client\":{}}", cognitoIdentity: "{\"cognitoIdentityId\":\"x\"}", event: [1, 2]))
+        #expect(
+            invocation
+                == Invocation(
+                    requestID: "req-1", deadlineMilliseconds: 1_795_347_304_937,
+                    invokedFunctionARN: "arn:aws:lambda:us-east-1:000000000000:function:f", traceID: "Root=1-abc",
+                    clientContext: "{\"client\":{}}", cognitoIdentity: "{\"cognitoIdentityId\":\"x\"}", event: [1, 2]))
     }
 
     @Test func optionalHeadersMayBeMissingAndABadDeadlineIsZero() throws {
-        let invocation = try Invocation(headers: [("Lambda-Runtime-Aws-Request-Id", "r"), ("Lambda-Runtime-Deadline-Ms", "soon")], event: [])
+        let invocation = try Invocation(
+            headers: [("Lambda-Runtime-Aws-Request-Id", "r"), ("Lambda-Runtime-Deadline-Ms", "soon")], event: [])
         #expect(invocation == Invocation(requestID: "r", deadlineMilliseconds: 0, invokedFunctionARN: "", event: []))
     }
 
-    @Test(arguments: [[], [("Lambda-Runtime-Aws-Request-Id", "")], [("Lambda-Runtime-Aws-Request-Id2", "r")]] as [[(name: String, value: String)]])
+    @Test(
+        arguments: [[], [("Lambda-Runtime-Aws-Request-Id", "")], [("Lambda-Runtime-Aws-Request-Id2", "r")]]
+            as [[(name: String, value: String)]])
     func noRequestIDIsARuntimeAPIFailure(_ headers: [(name: String, value: String)]) {
         #expect(throws: RuntimeAPIFailure(description: "GET next answered without Lambda-Runtime-Aws-Request-Id")) {
             try Invocation(headers: headers, event: [])

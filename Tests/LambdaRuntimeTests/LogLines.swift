@@ -1,4 +1,5 @@
 import Synchronization
+
 @testable import LambdaRuntime
 
 /// Collects what a `Logger` writes, line by line (the sink is `@Sendable`, hence the mutex).

@@ -1,8 +1,9 @@
-import Testing
 import StrictJSON
+import Testing
+
 @testable import LambdaRuntime
 
-private let t0: Int64 = 1_795_347_304_937 // 2026-11-22T11:35:04.937Z
+private let t0: Int64 = 1_795_347_304_937  // 2026-11-22T11:35:04.937Z
 
 private func object(_ line: [UInt8]) throws -> JSONObject {
     #expect(line.last == 0x0a)
@@ -13,7 +14,9 @@ private func object(_ line: [UInt8]) throws -> JSONObject {
 @Suite struct LoggerTests {
     @Test func jsonShape() throws {
         let logger = Logger(minimumLevel: .info, json: true).with(requestID: "req-1")
-        let obj = try object(logger.render(.info, "invocation", [("outcome", "ok"), ("durationMs", .number("1.25"))], nowMilliseconds: t0))
+        let obj = try object(
+            logger.render(
+                .info, "invocation", [("outcome", "ok"), ("durationMs", .number("1.25"))], nowMilliseconds: t0))
         #expect(obj.keys == ["timestamp", "level", "message", "requestId", "outcome", "durationMs"])
         #expect(obj["timestamp"] == "2026-11-22T11:35:04.937Z")
         #expect(obj["level"] == "INFO" && obj["message"] == "invocation" && obj["requestId"] == "req-1")
@@ -22,17 +25,23 @@ private func object(_ line: [UInt8]) throws -> JSONObject {
 
     @Test func jsonWithoutRequestIDAndHostileText() throws {
         let logger = Logger(json: true)
-        let obj = try object(logger.render(.fatal, "line\none \"quoted\" \u{1}", [("message", "spoof"), ("level", "DEBUG"), ("requestId", "x")], nowMilliseconds: t0))
+        let obj = try object(
+            logger.render(
+                .fatal, "line\none \"quoted\" \u{1}", [("message", "spoof"), ("level", "DEBUG"), ("requestId", "x")],
+                nowMilliseconds: t0))
         #expect(obj["requestId"] == nil)
-        #expect(obj["message"] == "line\none \"quoted\" \u{1}") // fields never replace the core keys
+        #expect(obj["message"] == "line\none \"quoted\" \u{1}")  // fields never replace the core keys
         #expect(obj["level"] == "FATAL")
         #expect(obj.count == 3)
     }
 
     @Test func textShape() {
         let logger = Logger(minimumLevel: .debug).with(requestID: "req-2")
-        let line = logger.render(.warn, "slow", [("what", "s3 get"), ("ms", .int(12)), ("ok", false)], nowMilliseconds: t0)
-        #expect(String(decoding: line, as: UTF8.self) == "2026-11-22T11:35:04.937Z WARN req-2 slow what=s3 get ms=12 ok=false\n")
+        let line = logger.render(
+            .warn, "slow", [("what", "s3 get"), ("ms", .int(12)), ("ok", false)], nowMilliseconds: t0)
+        #expect(
+            String(decoding: line, as: UTF8.self)
+                == "2026-11-22T11:35:04.937Z WARN req-2 slow what=s3 get ms=12 ok=false\n")
         let multi = Logger().render(.error, "a\nb", [("k", "c\r\nd")], nowMilliseconds: t0)
         #expect(String(decoding: multi, as: UTF8.self) == "2026-11-22T11:35:04.937Z ERROR a b k=c  d\n")
     }
@@ -40,7 +49,10 @@ private func object(_ line: [UInt8]) throws -> JSONObject {
     @Test func levels() {
         #expect(Logger.Level(name: "warning") == .warn && Logger.Level(name: "Debug") == .debug)
         #expect(Logger.Level(name: "verbose") == nil)
-        #expect([Logger.Level.trace, .debug, .info, .warn, .error, .fatal].map(\.name) == ["TRACE", "DEBUG", "INFO", "WARN", "ERROR", "FATAL"])
+        #expect(
+            [Logger.Level.trace, .debug, .info, .warn, .error, .fatal].map(\.name) == [
+                "TRACE", "DEBUG", "INFO", "WARN", "ERROR", "FATAL",
+            ])
         let warn = Logger(minimumLevel: .warn)
         #expect(!warn.isEnabled(.info) && warn.isEnabled(.warn) && warn.isEnabled(.fatal))
         #expect(Logger().minimumLevel == .info && !Logger().json)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import LambdaRuntime
 
 @Suite struct RuntimeAPIRequestTests {
@@ -7,7 +8,7 @@ import Testing
     @Test func next() {
         let r = RuntimeAPIRequest.next
         #expect(r.method == "GET" && r.path == "/invocation/next" && r.headers.isEmpty && r.body.isEmpty)
-        #expect(r.timeoutMilliseconds == 0) // the long poll waits as long as it takes
+        #expect(r.timeoutMilliseconds == 0)  // the long poll waits as long as it takes
     }
 
     @Test func response() {
@@ -23,22 +24,31 @@ import Testing
         #expect(invocation.path == "/invocation/req-1/error" && initError.path == "/init/error")
         for r in [invocation, initError] {
             #expect(r.method == "POST" && r.timeoutMilliseconds == 30_000 && r.body == diagnostic.document)
-            #expect(r.headers.map { "\($0.name): \($0.value)" } == ["Content-Type: application/json", "Lambda-Runtime-Function-Error-Type: Auth.Broken"])
+            #expect(
+                r.headers.map { "\($0.name): \($0.value)" } == [
+                    "Content-Type: application/json", "Lambda-Runtime-Function-Error-Type: Auth.Broken",
+                ])
         }
     }
 
     @Test func nextWants200() throws {
         try RuntimeAPIRequest.next.check(status: 200)
         for status in [202, 404, 500] {
-            #expect(throws: RuntimeAPIFailure(description: "GET next answered HTTP \(status)")) { try RuntimeAPIRequest.next.check(status: status) }
+            #expect(throws: RuntimeAPIFailure(description: "GET next answered HTTP \(status)")) {
+                try RuntimeAPIRequest.next.check(status: status)
+            }
         }
     }
 
     @Test func postsFailOnlyOn5xx() throws {
-        let posts: [RuntimeAPIRequest] = [.response(requestID: "r", body: []), .invocationError(requestID: "r", diagnostic), .initError(diagnostic)]
+        let posts: [RuntimeAPIRequest] = [
+            .response(requestID: "r", body: []), .invocationError(requestID: "r", diagnostic), .initError(diagnostic),
+        ]
         for (post, label) in zip(posts, ["POST response", "POST error", "POST error"]) {
-            for status in [202, 400, 413, 499] { try post.check(status: status) } // the loop reads these
-            #expect(throws: RuntimeAPIFailure(description: "\(label) answered HTTP 500")) { try post.check(status: 500) }
+            for status in [202, 400, 413, 499] { try post.check(status: status) }  // the loop reads these
+            #expect(throws: RuntimeAPIFailure(description: "\(label) answered HTTP 500")) {
+                try post.check(status: 500)
+            }
         }
     }
 }

@@ -1,7 +1,8 @@
+@testable import LambdaRuntime
+
 #if canImport(Glibc)
 import Glibc
 #endif
-@testable import LambdaRuntime
 
 /// A handler that answers with a closure and records what it was given: each event, each
 /// context, and `_X_AMZN_TRACE_ID` as the environment held it during the call.

@@ -5,13 +5,20 @@ import Testing
 @Suite struct ASCIITests {
     @Test func hexDigitValues() {
         let digits = Array("0123456789abcdefABCDEF".utf8)
-        #expect(digits.map { ASCII.hexDigitValue($0) } == [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 10, 11, 12, 13, 14, 15])
-        for other in Array("gG/:@`-x ".utf8) + [0, 0x7F, 0xC3] { #expect(ASCII.hexDigitValue(other) == nil, "\(other)") }
+        #expect(
+            digits.map { ASCII.hexDigitValue($0) } == [
+                0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 10, 11, 12, 13, 14, 15,
+            ])
+        for other in Array("gG/:@`-x ".utf8) + [0, 0x7F, 0xC3] {
+            #expect(ASCII.hexDigitValue(other) == nil, "\(other)")
+        }
     }
 
     @Test func classes() {
         #expect(ASCII.isVisible(UInt8(ascii: "!")) && ASCII.isVisible(UInt8(ascii: "~")))
-        #expect(!ASCII.isVisible(UInt8(ascii: " ")) && !ASCII.isVisible(0x7F) && !ASCII.isVisible(0x80) && !ASCII.isVisible(0x09))
+        #expect(
+            !ASCII.isVisible(UInt8(ascii: " ")) && !ASCII.isVisible(0x7F) && !ASCII.isVisible(0x80)
+                && !ASCII.isVisible(0x09))
         #expect(ASCII.lowercased(UInt8(ascii: "Q")) == UInt8(ascii: "q"))
         #expect(ASCII.lowercased(UInt8(ascii: "[")) == UInt8(ascii: "["))
         #expect(ASCII.lowercased(0xC3) == 0xC3)

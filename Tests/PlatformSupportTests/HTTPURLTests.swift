@@ -25,10 +25,13 @@ import Testing
     }
 
     @Test(arguments: [
-        "", "h", "//h/", "ftp://h/", "file:///etc/passwd", "https://", "http:///path", "https://a b/", "https://h/\u{7F}",
+        "", "h", "//h/", "ftp://h/", "file:///etc/passwd", "https://", "http:///path", "https://a b/",
+        "https://h/\u{7F}",
         "https://h/\u{E9}", "https://h\t/", "http://u:p@h/", "http://@h/", "http://h:", "http://h:0", "http://h:65536",
-        "http://h:99999", "http://h:123456", "http://h:+80", "http://h:-1", "http://h:8a", "http://h:80:90", "http://[::1",
-        "http://[::1]x/", "http://[::1]:/", "http://[]/", "http://[zz]/", "http://[::1%25eth0]/", "http://a_b/", "http://a!b/",
+        "http://h:99999", "http://h:123456", "http://h:+80", "http://h:-1", "http://h:8a", "http://h:80:90",
+        "http://[::1",
+        "http://[::1]x/", "http://[::1]:/", "http://[]/", "http://[zz]/", "http://[::1%25eth0]/", "http://a_b/",
+        "http://a!b/",
         "http://a[b]/", "http://h?x", "http://h/#f", "http://h/p?x=1",
     ])
     func refused(_ text: String) {
@@ -49,7 +52,9 @@ import Testing
     }
 
     @Test func refusalNamesTheVariableNeverTheValue() {
-        for text in ["ftp://secret-value", "http://user:secret-value@h/", "http://secret-value:99999/", "https://secret value/"] {
+        for text in [
+            "ftp://secret-value", "http://user:secret-value@h/", "http://secret-value:99999/", "https://secret value/",
+        ] {
             do {
                 _ = try HTTPURL(text, variable: "AWS_ENDPOINT_URL_S3")
                 Issue.record("accepted \(text)")
@@ -65,19 +70,29 @@ import Testing
         #expect(HTTPURL.isLoopbackHost(host))
     }
 
-    @Test(arguments: ["", "localhost.evil.com", "127.0.0.1.evil.com", "10.0.0.1", "128.0.0.1", "127.0.0", "127.0.0.256",
-                      "127.0.0.0001", "0x7f.0.0.1", "0127.0.0.1", "127..0.1", "[::2]", "[0:0:0:0:0:0:0:1]", "::1", "localhost."])
+    @Test(arguments: [
+        "", "localhost.evil.com", "127.0.0.1.evil.com", "10.0.0.1", "128.0.0.1", "127.0.0", "127.0.0.256",
+        "127.0.0.0001", "0x7f.0.0.1", "0127.0.0.1", "127..0.1", "[::2]", "[0:0:0:0:0:0:0:1]", "::1", "localhost.",
+    ])
     func notLoopbackHosts(_ host: String) {
         #expect(!HTTPURL.isLoopbackHost(host))
     }
 
     @Test func httpsOrLoopback() throws {
-        for ok in ["https://keys.example.com/jwks?x=1", "http://localhost/k", "HTTP://LOCALHOST:8080/k", "http://127.0.0.1:9/k#f",
-                   "http://[::1]/k"] {
+        for ok in [
+            "https://keys.example.com/jwks?x=1", "http://localhost/k", "HTTP://LOCALHOST:8080/k",
+            "http://127.0.0.1:9/k#f",
+            "http://[::1]/k",
+        ] {
             #expect((try? HTTPURL.httpsOrLoopback(ok, variable: "APPLE_JWKS_URL")) != nil, "\(ok)")
         }
-        for bad in ["http://keys.example.com/jwks", "http://10.0.0.1/k", "http://127.0.0.1.nip.io/k", "http://[::2]/k", "ftp://localhost/"] {
-            #expect(throws: ConfigurationError.self, "\(bad)") { try HTTPURL.httpsOrLoopback(bad, variable: "APPLE_JWKS_URL") }
+        for bad in [
+            "http://keys.example.com/jwks", "http://10.0.0.1/k", "http://127.0.0.1.nip.io/k", "http://[::2]/k",
+            "ftp://localhost/",
+        ] {
+            #expect(throws: ConfigurationError.self, "\(bad)") {
+                try HTTPURL.httpsOrLoopback(bad, variable: "APPLE_JWKS_URL")
+            }
         }
     }
 }

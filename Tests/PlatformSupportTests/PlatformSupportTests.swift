@@ -1,14 +1,15 @@
 import Testing
+
 @testable import PlatformSupport
 
 @Suite struct ISO8601Tests {
     @Test(arguments: [
         (Int64(0), "1970-01-01T00:00:00.000Z"),
-        (951_782_400_000, "2000-02-29T00:00:00.000Z"),          // leap day of a 400-year leap year
+        (951_782_400_000, "2000-02-29T00:00:00.000Z"),  // leap day of a 400-year leap year
         (951_868_799_999, "2000-02-29T23:59:59.999Z"),
         (1_709_164_800_000, "2024-02-29T00:00:00.000Z"),
-        (4_107_456_000_000, "2100-02-28T00:00:00.000Z"),        // 2100 is not a leap year...
-        (4_107_542_400_000, "2100-03-01T00:00:00.000Z"),        // ...so March follows Feb 28
+        (4_107_456_000_000, "2100-02-28T00:00:00.000Z"),  // 2100 is not a leap year...
+        (4_107_542_400_000, "2100-03-01T00:00:00.000Z"),  // ...so March follows Feb 28
         (1_795_347_304_937, "2026-11-22T11:35:04.937Z"),
         (-1, "1969-12-31T23:59:59.999Z"),
         (253_402_300_799_000, "9999-12-31T23:59:59.000Z"),
@@ -26,7 +27,7 @@ import Testing
     }
 
     @Test func parsesOffsetsFractionsAndLowercase() {
-        let base: Int64 = 1_795_347_304_000 // 2026-11-22T11:35:04Z
+        let base: Int64 = 1_795_347_304_000  // 2026-11-22T11:35:04Z
         #expect(ISO8601.parse("2026-11-22T11:35:04Z") == base)
         #expect(ISO8601.parse("2026-11-22T13:35:04+02:00") == base)
         #expect(ISO8601.parse("2026-11-22T06:05:04-05:30") == base)
@@ -35,13 +36,14 @@ import Testing
         #expect(ISO8601.parse("2026-11-22t11:35:04z") == base)
         #expect(ISO8601.parse("2026-11-22T11:35:04.5Z") == base + 500)
         #expect(ISO8601.parse("2026-11-22T11:35:04.05Z") == base + 50)
-        #expect(ISO8601.parse("2026-11-22T11:35:04.123456789Z") == base + 123) // extra digits truncated
+        #expect(ISO8601.parse("2026-11-22T11:35:04.123456789Z") == base + 123)  // extra digits truncated
         #expect(ISO8601.parse("2026-11-22T11:35:04.1234+01:00") == base + 123 - 3_600_000)
     }
 
     @Test(arguments: [
         "", "2026-11-22", "2026-11-22T11:35:04", "2026-11-22 11:35:04Z", "2026-13-01T00:00:00Z", "2026-00-01T00:00:00Z",
-        "2026-11-00T00:00:00Z", "2026-11-32T00:00:00Z", "2026-11-22T24:00:00Z", "2026-11-22T11:60:00Z", "2026-11-22T11:35:62Z",
+        "2026-11-00T00:00:00Z", "2026-11-32T00:00:00Z", "2026-11-22T24:00:00Z", "2026-11-22T11:60:00Z",
+        "2026-11-22T11:35:62Z",
         "2026-11-22T11:35:04.Z", "2026-11-22T11:35:04+0200", "2026-11-22T11:35:04+02", "2026-11-22T11:35:04Zjunk",
         "2026-11-22T11:35:04+24:00", "2026-11-22T11:35:04+02:60",
         "2026-02-29T00:00:00Z", "2100-02-29T00:00:00Z", "2026-02-30T00:00:00Z", "2026-04-31T00:00:00Z",
@@ -64,12 +66,15 @@ import Testing
             #expect(ISO8601.days(fromCivil: y, m, d) == day)
             day += 1
         }
-        #expect(end - ISO8601.days(fromCivil: 1900, 1, 1) == 146_097) // days in 400 Gregorian years
+        #expect(end - ISO8601.days(fromCivil: 1900, 1, 1) == 146_097)  // days in 400 Gregorian years
     }
 }
 
 @Suite struct Base64Tests {
-    @Test(arguments: [("", ""), ("f", "Zg=="), ("fo", "Zm8="), ("foo", "Zm9v"), ("foob", "Zm9vYg=="), ("fooba", "Zm9vYmE="), ("foobar", "Zm9vYmFy")])
+    @Test(arguments: [
+        ("", ""), ("f", "Zg=="), ("fo", "Zm8="), ("foo", "Zm9v"), ("foob", "Zm9vYg=="), ("fooba", "Zm9vYmE="),
+        ("foobar", "Zm9vYmFy"),
+    ])
     func rfc4648Vectors(_ plain: String, _ encoded: String) {
         #expect(Base64.encode(Array(plain.utf8)) == encoded)
         #expect(Base64.decode(encoded) == Array(plain.utf8))
@@ -88,7 +93,8 @@ import Testing
     }
 
     @Test(arguments: [
-        "Zg", "Zg=", "Zg===", "Z===", "====", "Zm9v\n", " Zm9v", "Zm 9v", "Zm9v=", "Zh==", "Zm9=", "Zm8=Zm8=", "Z=g=", "Zm9v!A==",
+        "Zg", "Zg=", "Zg===", "Z===", "====", "Zm9v\n", " Zm9v", "Zm 9v", "Zm9v=", "Zh==", "Zm9=", "Zm8=Zm8=", "Z=g=",
+        "Zm9v!A==",
     ])
     func standardDecodeIsStrict(_ text: String) {
         #expect(Base64.decode(text) == nil, "\(text)")
@@ -160,7 +166,9 @@ import Testing
         Clock.sleep(milliseconds: 5)
         #expect(Clock.monotonicNanoseconds() - a >= 5_000_000)
         #expect(Clock.nowMilliseconds() > 1_700_000_000_000)
-        #expect(Clock.nowSeconds() == Clock.nowMilliseconds() / 1000 || Clock.nowSeconds() + 1 == Clock.nowMilliseconds() / 1000)
+        #expect(
+            Clock.nowSeconds() == Clock.nowMilliseconds() / 1000
+                || Clock.nowSeconds() + 1 == Clock.nowMilliseconds() / 1000)
     }
 }
 
@@ -174,7 +182,7 @@ private extension String {
         #expect(_platformSupportHypotf(-3, 4) == 5)
         #expect(_platformSupportHypotf(0, 0) == 0)
         #expect(_platformSupportHypotf(.greatestFiniteMagnitude, .greatestFiniteMagnitude) == .infinity)
-        #expect(_platformSupportHypotf(3e38, 1) == 3e38) // no overflow in the intermediate
+        #expect(_platformSupportHypotf(3e38, 1) == 3e38)  // no overflow in the intermediate
         #expect(_platformSupportHypotf(1e-40, 1e-40) > 0)  // subnormals do not flush to zero
         #expect(_platformSupportHypotf(.infinity, .nan) == .infinity)
         #expect(_platformSupportHypotf(.nan, 1).isNaN)

@@ -2,6 +2,7 @@ import Foundation
 import PlatformSupport
 import StrictJSON
 import Testing
+
 @testable import SigV4
 
 /// One botocore-signed request from Fixtures/sigv4_cases.json (see generate_sigv4_fixtures.py).
@@ -11,7 +12,8 @@ struct SigV4Case: CustomTestStringConvertible, Sendable {
     var testDescription: String { name }
 
     static func all() throws -> [SigV4Case] {
-        let url = try #require(Bundle.module.url(forResource: "sigv4_cases", withExtension: "json", subdirectory: "Fixtures"))
+        let url = try #require(
+            Bundle.module.url(forResource: "sigv4_cases", withExtension: "json", subdirectory: "Fixtures"))
         let doc = try JSONParser.parse(Array(try Data(contentsOf: url)))
         let cases = try #require(doc["cases"]?.arrayValue)
         return cases.map { SigV4Case(name: $0["name"]?.stringValue ?? "?", json: $0) }
@@ -32,12 +34,15 @@ struct SigV4Case: CustomTestStringConvertible, Sendable {
         }
         let bodyText = try #require(string("bodyBase64"))
         let body = try #require(Base64.decode(bodyText))
-        return SignableRequest(method: try #require(string("method")), host: try #require(string("host")), path: path,
-                               query: pairs("query"), headers: pairs("headers"), body: body)
+        return SignableRequest(
+            method: try #require(string("method")), host: try #require(string("host")), path: path,
+            query: pairs("query"), headers: pairs("headers"), body: body)
     }
 
     var credentials: SigningCredentials {
-        SigningCredentials(accessKeyID: string("accessKeyID")!, secretAccessKey: string("secretAccessKey")!, sessionToken: string("sessionToken"))
+        SigningCredentials(
+            accessKeyID: string("accessKeyID")!, secretAccessKey: string("secretAccessKey")!,
+            sessionToken: string("sessionToken"))
     }
 }
 
@@ -46,9 +51,11 @@ struct SigV4Case: CustomTestStringConvertible, Sendable {
         let cases = try SigV4Case.all()
         #expect(cases.count >= 15)
         let names = Set(cases.map(\.name))
-        for wanted in ["s3-put-spaces-metadata", "s3-key-plus-equals-amp", "s3-key-tilde-percent", "s3-key-unicode",
-                       "s3-key-double-slash-dots", "s3-list-query", "s3-put-if-match-session-token", "sts-assume-role",
-                       "sts-get-normalized-path"] {
+        for wanted in [
+            "s3-put-spaces-metadata", "s3-key-plus-equals-amp", "s3-key-tilde-percent", "s3-key-unicode",
+            "s3-key-double-slash-dots", "s3-list-query", "s3-put-if-match-session-token", "sts-assume-role",
+            "sts-get-normalized-path",
+        ] {
             #expect(names.contains(wanted), "missing fixture \(wanted)")
         }
     }
@@ -70,7 +77,9 @@ struct SigV4Case: CustomTestStringConvertible, Sendable {
         // Every header botocore added is sent by us with the same value.
         for pair in expected["addedHeaders"]?.arrayValue ?? [] {
             let name = pair.arrayValue![0].stringValue!, value = pair.arrayValue![1].stringValue!
-            #expect(signed.headers.contains { $0.name.lowercased() == name.lowercased() && $0.value == value }, "header \(name)")
+            #expect(
+                signed.headers.contains { $0.name.lowercased() == name.lowercased() && $0.value == value },
+                "header \(name)")
         }
         // ...and nothing that botocore did not: S3 always carries the payload hash, other services don't.
         let hasContentHash = signed.headers.contains { $0.name.lowercased() == "x-amz-content-sha256" }
@@ -78,7 +87,12 @@ struct SigV4Case: CustomTestStringConvertible, Sendable {
         #expect(signed.headers.contains { $0.name == "Authorization" && $0.value == signed.authorization })
         // The query string on the wire is the canonical one.
         let query = fixture.pairs("query")
-        if !query.isEmpty { #expect(signed.queryString == expected["canonicalRequest"]?.stringValue?.split(separator: "\n", omittingEmptySubsequences: false)[2].description) }
+        if !query.isEmpty {
+            #expect(
+                signed.queryString
+                    == expected["canonicalRequest"]?.stringValue?.split(
+                        separator: "\n", omittingEmptySubsequences: false)[2].description)
+        }
     }
 
     @Test func signingKeyCacheFollowsDateAndSecret() throws {
@@ -113,7 +127,8 @@ struct SigV4Case: CustomTestStringConvertible, Sendable {
 
     /// Header values: trimmed (the shared ASCII trim), inner runs of whitespace collapsed to one space.
     @Test(arguments: [
-        ("", ""), ("v", "v"), ("a b", "a b"), ("  a  ", "a"), ("a  b", "a b"), ("a\tb", "a b"), ("\t a \n\r b\u{0B}\u{0C}c ", "a b c"),
+        ("", ""), ("v", "v"), ("a b", "a b"), ("  a  ", "a"), ("a  b", "a b"), ("a\tb", "a b"),
+        ("\t a \n\r b\u{0B}\u{0C}c ", "a b c"),
         ("a\u{00A0}b", "a\u{00A0}b"), (" \t ", ""),
     ])
     func trimsHeaderValues(_ value: String, _ expected: String) {

@@ -1,11 +1,15 @@
 import Testing
+
 @testable import StrictJSON
 
 private func parse(_ text: String) throws(JSONError) -> JSONValue { try JSONParser.parse(text) }
 private func parseBytes(_ bytes: [UInt8]) throws(JSONError) -> JSONValue { try JSONParser.parse(bytes) }
 
 private func reason(_ bytes: [UInt8]) -> JSONError.Reason? {
-    do { _ = try JSONParser.parse(bytes); return nil } catch { return error.reason }
+    do {
+        _ = try JSONParser.parse(bytes)
+        return nil
+    } catch { return error.reason }
 }
 private func reason(_ text: String) -> JSONError.Reason? { reason(Array(text.utf8)) }
 
@@ -25,13 +29,15 @@ private func reason(_ text: String) -> JSONError.Reason? { reason(Array(text.utf
         ("", JSONError.Reason.unexpectedEnd), (" ", .unexpectedEnd), ("[", .unexpectedEnd), ("{", .unexpectedEnd),
         ("[1,]", .unexpectedCharacter), ("[,1]", .unexpectedCharacter), ("{\"a\":1,}", .unexpectedCharacter),
         ("{a:1}", .unexpectedCharacter), ("{'a':1}", .unexpectedCharacter), ("{\"a\" 1}", .unexpectedCharacter),
-        ("[1 2]", .unexpectedCharacter), ("tru", .unexpectedEnd), ("nul", .unexpectedEnd), ("True", .unexpectedCharacter),
+        ("[1 2]", .unexpectedCharacter), ("tru", .unexpectedEnd), ("nul", .unexpectedEnd),
+        ("True", .unexpectedCharacter),
         ("NaN", .unexpectedCharacter), ("Infinity", .unexpectedCharacter), ("-Infinity", .invalidNumber),
         ("01", .invalidNumber), ("-01", .invalidNumber), ("1.", .invalidNumber), (".1", .unexpectedCharacter),
         ("1e", .invalidNumber), ("1e+", .invalidNumber), ("+1", .unexpectedCharacter), ("-", .invalidNumber),
         ("0x10", .trailingData), ("1 2", .trailingData), ("{} {}", .trailingData), ("[]]", .trailingData),
         ("\"abc", .unexpectedEnd), ("\"a\nb\"", .invalidString), ("\"a\tb\"", .invalidString),
-        ("\"\\x\"", .invalidEscape), ("[\"\\u12\"]", .invalidEscape), ("\"\\u12\"", .unexpectedEnd), ("\"\\u12G4\"", .invalidEscape), ("\"\\'\"", .invalidEscape),
+        ("\"\\x\"", .invalidEscape), ("[\"\\u12\"]", .invalidEscape), ("\"\\u12\"", .unexpectedEnd),
+        ("\"\\u12G4\"", .invalidEscape), ("\"\\'\"", .invalidEscape),
         ("/* c */ 1", .unexpectedCharacter), ("[1] // c", .trailingData),
     ])
     func refuses(_ text: String, _ expected: JSONError.Reason) {
@@ -39,7 +45,10 @@ private func reason(_ text: String) -> JSONError.Reason? { reason(Array(text.utf
     }
 
     @Test func errorOffsetPointsAtTheProblem() {
-        do { _ = try parse("[1, 2, x]"); Issue.record("accepted") } catch {
+        do {
+            _ = try parse("[1, 2, x]")
+            Issue.record("accepted")
+        } catch {
             #expect(error.offset == 7)
             #expect(error.description == "unexpected character at byte 7")
         }
@@ -88,30 +97,31 @@ private func reason(_ text: String) -> JSONError.Reason? { reason(Array(text.utf
     @Test func surrogatePairsDecodeAndLoneSurrogatesAreRefused() throws {
         #expect(try parse(#""\uD83D\uDE00""#) == .string("\u{1F600}"))
         #expect(try parse(#""\u00e9\u4e2d""#) == .string("é中"))
-        #expect(reason(#""\uD83D""#) == .invalidEscape)         // lone high
-        #expect(reason(#""\uDE00""#) == .invalidEscape)         // lone low
-        #expect(reason(#""\uD83Dx""#) == .invalidEscape)        // high then text
-        #expect(reason(#""\uD83D\u0041""#) == .invalidEscape)   // high then non-low
-        #expect(reason(#""\uD83D\uD83D""#) == .invalidEscape)   // high then high
-        #expect(reason(#""\uDE00\uD83D""#) == .invalidEscape)   // reversed
+        #expect(reason(#""\uD83D""#) == .invalidEscape)  // lone high
+        #expect(reason(#""\uDE00""#) == .invalidEscape)  // lone low
+        #expect(reason(#""\uD83Dx""#) == .invalidEscape)  // high then text
+        #expect(reason(#""\uD83D\u0041""#) == .invalidEscape)  // high then non-low
+        #expect(reason(#""\uD83D\uD83D""#) == .invalidEscape)  // high then high
+        #expect(reason(#""\uDE00\uD83D""#) == .invalidEscape)  // reversed
     }
 
-    @Test(arguments: [
-        [0x22, 0xFF, 0x22],                    // never valid in UTF-8
-        [0x22, 0xC3, 0x22],                    // truncated 2-byte sequence
-        [0x22, 0xC0, 0xAF, 0x22],              // overlong "/"
-        [0x22, 0xE0, 0x80, 0xAF, 0x22],        // overlong 3-byte
-        [0x22, 0xED, 0xA0, 0x80, 0x22],        // UTF-8-encoded surrogate U+D800
-        [0x22, 0xF4, 0x90, 0x80, 0x80, 0x22],  // above U+10FFFF
-        [0x22, 0x80, 0x22],                    // lone continuation byte
-        [0x7B, 0x22, 0xFE, 0x22, 0x3A, 0x31, 0x7D], // in a key
-    ] as [[UInt8]])
+    @Test(
+        arguments: [
+            [0x22, 0xFF, 0x22],  // never valid in UTF-8
+            [0x22, 0xC3, 0x22],  // truncated 2-byte sequence
+            [0x22, 0xC0, 0xAF, 0x22],  // overlong "/"
+            [0x22, 0xE0, 0x80, 0xAF, 0x22],  // overlong 3-byte
+            [0x22, 0xED, 0xA0, 0x80, 0x22],  // UTF-8-encoded surrogate U+D800
+            [0x22, 0xF4, 0x90, 0x80, 0x80, 0x22],  // above U+10FFFF
+            [0x22, 0x80, 0x22],  // lone continuation byte
+            [0x7B, 0x22, 0xFE, 0x22, 0x3A, 0x31, 0x7D],  // in a key
+        ] as [[UInt8]])
     func invalidUTF8IsRefused(_ bytes: [UInt8]) {
         #expect(reason(bytes) == .invalidUTF8)
     }
 
     @Test func invalidUTF8OutsideStringsIsRefused() {
-        #expect(reason([0xEF, 0xBB, 0xBF, 0x7B, 0x7D]) == .unexpectedCharacter) // a BOM is not JSON whitespace
+        #expect(reason([0xEF, 0xBB, 0xBF, 0x7B, 0x7D]) == .unexpectedCharacter)  // a BOM is not JSON whitespace
         #expect(reason([0x5B, 0xFF, 0x5D]) == .unexpectedCharacter)
     }
 }
@@ -120,9 +130,13 @@ private func reason(_ text: String) -> JSONError.Reason? { reason(Array(text.utf
     @Test func depthIsBounded() throws {
         let ok = String(repeating: "[", count: JSONParser.maxDepth) + String(repeating: "]", count: JSONParser.maxDepth)
         _ = try parse(ok)
-        let deep = String(repeating: "[", count: JSONParser.maxDepth + 1) + String(repeating: "]", count: JSONParser.maxDepth + 1)
+        let deep =
+            String(repeating: "[", count: JSONParser.maxDepth + 1)
+            + String(repeating: "]", count: JSONParser.maxDepth + 1)
         #expect(reason(deep) == .tooDeep)
-        let deepObjects = String(repeating: "{\"a\":", count: JSONParser.maxDepth + 1) + "1" + String(repeating: "}", count: JSONParser.maxDepth + 1)
+        let deepObjects =
+            String(repeating: "{\"a\":", count: JSONParser.maxDepth + 1) + "1"
+            + String(repeating: "}", count: JSONParser.maxDepth + 1)
         #expect(reason(deepObjects) == .tooDeep)
         // A hostile depth far beyond the bound fails cleanly (no stack overflow).
         #expect(reason(String(repeating: "[", count: 100_000)) == .tooDeep)

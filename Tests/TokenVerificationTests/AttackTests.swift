@@ -118,12 +118,16 @@ import Testing
 
     @Test func wrongIssuerIsRefused() throws {
         let h = try Harness()
-        for iss in ["https://appleid.apple.com/", "https://appleid.apple.com.evil.example", "http://appleid.apple.com",
-                    "appleid.apple.com", "https://accounts.google.com", "HTTPS://APPLEID.APPLE.COM"] {
+        for iss in [
+            "https://appleid.apple.com/", "https://appleid.apple.com.evil.example", "http://appleid.apple.com",
+            "appleid.apple.com", "https://accounts.google.com", "HTTPS://APPLEID.APPLE.COM",
+        ] {
             let token = try h.token(.apple, claims: ["iss": .string(iss)])
             expectRefused(h.verify(token, .apple), .invalid, "issuer is not Apple's", token: token)
         }
-        for iss in ["https://appleid.apple.com", "https://accounts.google.com/", "https://evil.example/accounts.google.com"] {
+        for iss in [
+            "https://appleid.apple.com", "https://accounts.google.com/", "https://evil.example/accounts.google.com",
+        ] {
             let token = try h.token(.google, claims: ["iss": .string(iss)])
             expectRefused(h.verify(token, .google), .invalid, "issuer is not Google's", token: token)
         }
@@ -134,7 +138,8 @@ import Testing
     @Test func wrongAudienceIsRefused() throws {
         let h = try Harness()
         let token = try h.token(.apple, claims: ["aud": "com.example.other-app"])
-        expectRefused(h.verify(token, .apple), .invalid, "audience is not one of this deployment's Apple audiences", token: token)
+        expectRefused(
+            h.verify(token, .apple), .invalid, "audience is not one of this deployment's Apple audiences", token: token)
         let list = try h.token(.apple, claims: ["aud": ["com.example.other-app", "com.example.third"]])
         expectRefused(h.verify(list, .apple), .invalid, "audience", token: list)
         let empty = try h.token(.apple, claims: ["aud": []])
@@ -159,7 +164,10 @@ import Testing
 
     @Test func subjectWithSlashOrDotsIsRefused() throws {
         let h = try Harness()
-        for sub in ["../../users/victim", "a/b", "..", ".", "", "abc\u{0}", "tr\u{e4}ger", "a b", String(repeating: "a", count: 256), "a%2Fb"] {
+        for sub in [
+            "../../users/victim", "a/b", "..", ".", "", "abc\u{0}", "tr\u{e4}ger", "a b",
+            String(repeating: "a", count: 256), "a%2Fb",
+        ] {
             let token = try h.token(.apple, claims: ["sub": .string(sub)])
             expectRefused(h.verify(token, .apple), .invalid, "subject is not a valid provider user id", token: token)
         }
@@ -178,7 +186,8 @@ import Testing
         // Upper-case hex is not the convention.
         let hashed = SHA256.hexHash(Array("raw-nonce-from-the-app".utf8))
         let upper = try h.token(.apple, claims: ["nonce": .string(hashed.uppercased())])
-        expectRefused(h.verify(upper, .apple, nonce: "raw-nonce-from-the-app"), .invalid, "nonce does not match", token: upper)
+        expectRefused(
+            h.verify(upper, .apple, nonce: "raw-nonce-from-the-app"), .invalid, "nonce does not match", token: upper)
         let missing = try h.token(.google)
         expectRefused(h.verify(missing, .google, nonce: "n-123"), .invalid, "token has no nonce", token: missing)
     }
@@ -193,7 +202,8 @@ import Testing
 
     @Test func jwkHeaderIsRefused() throws {
         let h = try Harness()
-        let token = try h.token(.google, header: ["jwk": ["kty": "RSA", "n": "AQAB", "e": "AQAB", "kid": "google-test-1"]])
+        let token = try h.token(
+            .google, header: ["jwk": ["kty": "RSA", "n": "AQAB", "e": "AQAB", "kid": "google-test-1"]])
         expectRefused(h.verify(token, .google), .invalid, "names its own key (jwk)", token: token)
     }
 
@@ -267,7 +277,8 @@ import Testing
         #expect(parts[2].count % 4 == 2, "a 256-byte signature encodes to 342 characters")
         parts[2] += "=="
         let padded = TokenSurgery.join(parts)
-        expectRefused(h.verify(padded, .apple), .invalid, "signature is not canonical unpadded base64url", token: padded)
+        expectRefused(
+            h.verify(padded, .apple), .invalid, "signature is not canonical unpadded base64url", token: padded)
         // Padding the header (or adding '=' where none is due) is refused as well.
         var headerPadded = TokenSurgery.parts(token)
         headerPadded[0] += headerPadded[0].count % 4 == 2 ? "==" : headerPadded[0].count % 4 == 3 ? "=" : "===="
@@ -279,12 +290,15 @@ import Testing
         let h = try Harness()
         // Mint until the signature holds a '-' or '_' (nearly always on the first try; bounded).
         var token = try h.token(.apple)
-        for _ in 0..<20 where !TokenSurgery.parts(token)[2].contains(where: { $0 == "-" || $0 == "_" }) { token = try h.token(.apple) }
+        for _ in 0..<20 where !TokenSurgery.parts(token)[2].contains(where: { $0 == "-" || $0 == "_" }) {
+            token = try h.token(.apple)
+        }
         var parts = TokenSurgery.parts(token)
         parts[2] = String(parts[2].map { $0 == "-" ? "+" : $0 == "_" ? "/" : $0 })
         let standard = TokenSurgery.join(parts)
         #expect(standard != token)
-        expectRefused(h.verify(standard, .apple), .invalid, "signature is not canonical unpadded base64url", token: standard)
+        expectRefused(
+            h.verify(standard, .apple), .invalid, "signature is not canonical unpadded base64url", token: standard)
         // Whitespace inside a part is refused too.
         var spaced = TokenSurgery.parts(token)
         spaced[1].insert(" ", at: spaced[1].index(spaced[1].startIndex, offsetBy: 4))
@@ -303,13 +317,15 @@ import Testing
         #expect(value & 0x0f == 0)
         parts[2] = String(parts[2].dropLast()) + String(alphabet[value | 0x01])
         let sloppy = TokenSurgery.join(parts)
-        expectRefused(h.verify(sloppy, .apple), .invalid, "signature is not canonical unpadded base64url", token: sloppy)
+        expectRefused(
+            h.verify(sloppy, .apple), .invalid, "signature is not canonical unpadded base64url", token: sloppy)
     }
 
     @Test func duplicateClaimsAreRefused() throws {
         let h = try Harness()
         let now = h.clock.now
-        let raw = #"{"iss":"https://appleid.apple.com","aud":"\#(h.idp.appleAudience)","exp":\#(now + 600),"iat":\#(now),"#
+        let raw =
+            #"{"iss":"https://appleid.apple.com","aud":"\#(h.idp.appleAudience)","exp":\#(now + 600),"iat":\#(now),"#
             + #""sub":"001234.honest.0001","email_verified":"true","sub":"001999.victim.0001"}"#
         let token = try h.token(.apple, rawClaims: raw)
         expectRefused(h.verify(token, .apple), .invalid, "duplicate claim", token: token)
@@ -338,8 +354,11 @@ import Testing
 
     @Test func malformedProfileClaimsAreRefused() throws {
         let h = try Harness()
-        for (name, value) in [("email_verified", JSONValue.string("yes")), ("email_verified", .int(1)), ("is_private_email", .string("TRUE")),
-                              ("email", .bool(true)), ("real_user_status", .string("2")), ("name", .array([]))] {
+        for (name, value) in [
+            ("email_verified", JSONValue.string("yes")), ("email_verified", .int(1)),
+            ("is_private_email", .string("TRUE")),
+            ("email", .bool(true)), ("real_user_status", .string("2")), ("name", .array([])),
+        ] {
             let token = try h.token(.apple, claims: .object(JSONObject([(name, value)])))
             expectRefused(h.verify(token, .apple), .invalid, "claim \(name)", token: token)
         }

@@ -8,10 +8,17 @@ import Testing
 @Suite struct HappyPathTests {
     @Test func appleTokenWithHashedNonce() throws {
         let h = try Harness()
-        let token = try h.token(.apple, template: [("email", "x7abcd@privaterelay.appleid.com"), ("nonce", "raw-nonce-123"), ("private_email", true)])
+        let token = try h.token(
+            .apple,
+            template: [
+                ("email", "x7abcd@privaterelay.appleid.com"), ("nonce", "raw-nonce-123"), ("private_email", true),
+            ])
         let identity = try h.verify(token, .apple, nonce: "raw-nonce-123").get()
-        #expect(identity == VerifiedIdentity(provider: .apple, subject: Harness.appleSub, email: "x7abcd@privaterelay.appleid.com",
-                                             emailVerified: true, isPrivateEmail: true, name: nil, realUserStatus: 2))
+        #expect(
+            identity
+                == VerifiedIdentity(
+                    provider: .apple, subject: Harness.appleSub, email: "x7abcd@privaterelay.appleid.com",
+                    emailVerified: true, isPrivateEmail: true, name: nil, realUserStatus: 2))
     }
 
     @Test func appleTokenWithoutNonceOrPrivateEmail() throws {
@@ -48,10 +55,14 @@ import Testing
 
     @Test func googleTokenWithRawNonceAndName() throws {
         let h = try Harness()
-        let token = try h.token(.google, template: [("name", "Ada Lovelace"), ("email", "ada@gmail.com"), ("nonce", "n-0123456789")])
+        let token = try h.token(
+            .google, template: [("name", "Ada Lovelace"), ("email", "ada@gmail.com"), ("nonce", "n-0123456789")])
         let identity = try h.verify(token, .google, nonce: "n-0123456789").get()
-        #expect(identity == VerifiedIdentity(provider: .google, subject: Harness.googleSub, email: "ada@gmail.com",
-                                             emailVerified: true, isPrivateEmail: nil, name: "Ada Lovelace", realUserStatus: nil))
+        #expect(
+            identity
+                == VerifiedIdentity(
+                    provider: .google, subject: Harness.googleSub, email: "ada@gmail.com",
+                    emailVerified: true, isPrivateEmail: nil, name: "Ada Lovelace", realUserStatus: nil))
     }
 
     @Test func googleAcceptsHashedNonceToo() throws {
@@ -76,7 +87,11 @@ import Testing
 
     @Test func audienceArrayWithOneConfigured() throws {
         let h = try Harness(extraGoogleAudiences: ["1234-web.apps.googleusercontent.com"])
-        let token = try h.token(.google, claims: ["aud": ["someone-else", .string(h.idp.googleAudience)], "azp": "1234-web.apps.googleusercontent.com"])
+        let token = try h.token(
+            .google,
+            claims: [
+                "aud": ["someone-else", .string(h.idp.googleAudience)], "azp": "1234-web.apps.googleusercontent.com",
+            ])
         #expect(h.verify(token, .google).identity != nil)
     }
 
@@ -88,7 +103,9 @@ import Testing
 
     @Test func unknownClaimsAndHeaderParametersAreIgnored() throws {
         let h = try Harness()
-        let token = try h.token(.google, claims: ["hd": "example.com", "locale": "en", "extra": ["nested": [1, 2, 3]]], header: ["typ": "JWT", "x-custom": 1])
+        let token = try h.token(
+            .google, claims: ["hd": "example.com", "locale": "en", "extra": ["nested": [1, 2, 3]]],
+            header: ["typ": "JWT", "x-custom": 1])
         #expect(h.verify(token, .google).identity != nil)
     }
 

@@ -38,24 +38,36 @@ final class Harness {
     deinit { idp.stop() }
 
     /// A token with the provider's real claim shape, minted now (on the test clock).
-    func token(_ provider: IdentityProvider, template: [(String, JSONValue)] = [], claims: JSONValue? = nil, drop: [String] = [],
-               header: JSONValue? = nil, sign: String? = nil, kid: String? = nil, rawClaims: String? = nil, rawHeader: String? = nil) throws -> String
-    {
-        var t = JSONObject([("sub", .string(provider == .apple ? Self.appleSub : Self.googleSub)), ("now", .int(clock.now))])
+    func token(
+        _ provider: IdentityProvider, template: [(String, JSONValue)] = [], claims: JSONValue? = nil,
+        drop: [String] = [],
+        header: JSONValue? = nil, sign: String? = nil, kid: String? = nil, rawClaims: String? = nil,
+        rawHeader: String? = nil
+    ) throws -> String {
+        var t = JSONObject([
+            ("sub", .string(provider == .apple ? Self.appleSub : Self.googleSub)), ("now", .int(clock.now)),
+        ])
         for (k, v) in template { t[k] = v }
-        return try idp.mint(provider.rawValue, template: .object(t), claims: claims, drop: drop, header: header, sign: sign,
-                            kid: kid, rawClaims: rawClaims, rawHeader: rawHeader)
+        return try idp.mint(
+            provider.rawValue, template: .object(t), claims: claims, drop: drop, header: header, sign: sign,
+            kid: kid, rawClaims: rawClaims, rawHeader: rawHeader)
     }
 
-    func verify(_ token: String, _ provider: IdentityProvider, nonce: String? = nil, deadline: Deadline = .after(milliseconds: 10_000)) -> Result<VerifiedIdentity, TokenError> {
-        do { return .success(try verifier.verify(token, provider: provider, nonce: nonce, deadline: deadline)) } catch { return .failure(error) }
+    func verify(
+        _ token: String, _ provider: IdentityProvider, nonce: String? = nil,
+        deadline: Deadline = .after(milliseconds: 10_000)
+    ) -> Result<VerifiedIdentity, TokenError> {
+        do { return .success(try verifier.verify(token, provider: provider, nonce: nonce, deadline: deadline)) } catch {
+            return .failure(error)
+        }
     }
 }
 
 /// Expects a refusal of `kind` whose message contains `fragment` and quotes nothing of the token.
-func expectRefused(_ result: Result<VerifiedIdentity, TokenError>, _ kind: TokenError.Kind, _ fragment: String, token: String,
-                   sourceLocation: SourceLocation = #_sourceLocation)
-{
+func expectRefused(
+    _ result: Result<VerifiedIdentity, TokenError>, _ kind: TokenError.Kind, _ fragment: String, token: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
     switch result {
     case .success:
         Issue.record("token was accepted; expected \(kind) (\(fragment))", sourceLocation: sourceLocation)
@@ -83,6 +95,8 @@ extension Result where Failure == TokenError {
 
 /// base64url helpers for tampering with tokens in tests (encoding only; the verifier decodes).
 enum TokenSurgery {
-    static func parts(_ token: String) -> [String] { token.split(separator: ".", omittingEmptySubsequences: false).map(String.init) }
+    static func parts(_ token: String) -> [String] {
+        token.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+    }
     static func join(_ parts: [String]) -> String { parts.joined(separator: ".") }
 }

@@ -1,5 +1,5 @@
-import Foundation
 import CurlHTTP
+import Foundation
 import PlatformSupport
 import Testing
 
@@ -199,8 +199,9 @@ import Testing
         let idp = try StandIn()
         defer { idp.stop() }
         // A loopback port nobody listens on (the stand-in's port + nothing: port 1 is privileged and closed).
-        let config = VerifierConfiguration(apple: ProviderSettings(audiences: [idp.appleAudience], jwksURL: "http://127.0.0.1:1/apple/keys"),
-                                           google: ProviderSettings(audiences: [], jwksURL: "http://127.0.0.1:1/google/certs"))
+        let config = VerifierConfiguration(
+            apple: ProviderSettings(audiences: [idp.appleAudience], jwksURL: "http://127.0.0.1:1/apple/keys"),
+            google: ProviderSettings(audiences: [], jwksURL: "http://127.0.0.1:1/google/certs"))
         let verifier = TokenVerifier(configuration: config, http: try HTTPClient())
         let token = try idp.mint("apple")
         #expect(outcome(verifier, token).error?.kind == .keysUnavailable)
@@ -210,9 +211,11 @@ import Testing
     @Test func notFoundJWKSIsUpstreamUnavailableWithoutRetry() throws {
         let idp = try StandIn()
         defer { idp.stop() }
-        let base = try #require(idp.environment["APPLE_JWKS_URL"]).replacingOccurrences(of: "/apple/keys", with: "/nothing-here")
-        let config = VerifierConfiguration(apple: ProviderSettings(audiences: [idp.appleAudience], jwksURL: base),
-                                           google: ProviderSettings(audiences: [], jwksURL: base))
+        let base = try #require(idp.environment["APPLE_JWKS_URL"]).replacingOccurrences(
+            of: "/apple/keys", with: "/nothing-here")
+        let config = VerifierConfiguration(
+            apple: ProviderSettings(audiences: [idp.appleAudience], jwksURL: base),
+            google: ProviderSettings(audiences: [], jwksURL: base))
         let verifier = TokenVerifier(configuration: config, http: try HTTPClient())
         let token = try idp.mint("apple")
         #expect(outcome(verifier, token).error?.kind == .keysUnavailable)
@@ -222,7 +225,8 @@ import Testing
     @Test func nearDeadlineDoesNotStartAFetch() throws {
         let h = try Harness()
         let token = try h.token(.apple)
-        expectRefused(h.verify(token, .apple, deadline: .after(milliseconds: 20)), .keysUnavailable, "unavailable", token: token)
+        expectRefused(
+            h.verify(token, .apple, deadline: .after(milliseconds: 20)), .keysUnavailable, "unavailable", token: token)
         #expect(try h.idp.fetches().apple == 0)
         #expect(h.verifier.lastFetchFailure(.apple) == "no time left before the deadline")
         // An attempt that never started does not count against the re-fetch rate limit.
@@ -232,5 +236,7 @@ import Testing
 }
 
 private func outcome(_ verifier: TokenVerifier, _ token: String) -> Result<VerifiedIdentity, TokenError> {
-    do { return .success(try verifier.verify(token, provider: .apple, nonce: nil, deadline: .after(milliseconds: 5_000))) } catch { return .failure(error) }
+    do {
+        return .success(try verifier.verify(token, provider: .apple, nonce: nil, deadline: .after(milliseconds: 5_000)))
+    } catch { return .failure(error) }
 }

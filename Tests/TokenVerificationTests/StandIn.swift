@@ -16,7 +16,8 @@ final class StandIn {
 
     static let repositoryRoot: URL = {
         // Tests/TokenVerificationTests/StandIn.swift → the repository.
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
     }()
 
     private let process = Process()
@@ -42,7 +43,9 @@ final class StandIn {
         try process.run()
         do {
             let hello = try readLine(timeoutSeconds: 60)
-            guard let idp = hello["idp"]?.objectValue else { throw Failure(description: "stand-in printed no idp section") }
+            guard let idp = hello["idp"]?.objectValue else {
+                throw Failure(description: "stand-in printed no idp section")
+            }
             for (k, v) in idp { environment[k] = v.stringValue }
             guard environment["APPLE_JWKS_URL"]?.hasPrefix("http://127.0.0.1:") == true else {
                 throw Failure(description: "stand-in JWKS is not on loopback")
@@ -108,10 +111,11 @@ final class StandIn {
     /// A token from the stand-in. `template` holds keyword arguments of
     /// `IdentityProvider.apple_claims`/`google_claims` (the real claim shapes); `claims` are
     /// merged over them, `drop` removed; the other options forge (see `IdentityProvider.forge`).
-    func mint(_ provider: String, template: JSONValue? = nil, claims: JSONValue? = nil, drop: [String] = [],
-              header: JSONValue? = nil, sign: String? = nil, kid: String? = nil, rawClaims: String? = nil,
-              rawHeader: String? = nil) throws -> String
-    {
+    func mint(
+        _ provider: String, template: JSONValue? = nil, claims: JSONValue? = nil, drop: [String] = [],
+        header: JSONValue? = nil, sign: String? = nil, kid: String? = nil, rawClaims: String? = nil,
+        rawHeader: String? = nil
+    ) throws -> String {
         var cmd = JSONObject([("mint", .string(provider))])
         cmd["template"] = template ?? ["sub": "001234.5f1e2d3c4b5a69788796a5b4c3d2e1f0.1234"]
         if let claims { cmd["claims"] = claims }
@@ -121,13 +125,17 @@ final class StandIn {
         if let kid { cmd["kid"] = .string(kid) }
         if let rawClaims { cmd["raw_claims"] = .string(rawClaims) }
         if let rawHeader { cmd["raw_header"] = .string(rawHeader) }
-        guard let token = try command(.object(cmd))["token"]?.stringValue else { throw Failure(description: "no token in answer") }
+        guard let token = try command(.object(cmd))["token"]?.stringValue else {
+            throw Failure(description: "no token in answer")
+        }
         return token
     }
 
     func fetches() throws -> (apple: Int, google: Int) {
         let answer = try command(["jwks_fetches": true])
-        guard let a = answer["apple"]?.int64Value, let g = answer["google"]?.int64Value else { throw Failure(description: "bad counts") }
+        guard let a = answer["apple"]?.int64Value, let g = answer["google"]?.int64Value else {
+            throw Failure(description: "bad counts")
+        }
         return (Int(a), Int(g))
     }
 
@@ -136,7 +144,9 @@ final class StandIn {
     func setMaxAge(_ seconds: Int?) throws { try command(["max_age": seconds.map { .int($0) } ?? .null]) }
 
     func rotate(_ provider: String) throws -> String {
-        guard let kid = try command(["rotate": .string(provider)])["kid"]?.stringValue else { throw Failure(description: "no kid") }
+        guard let kid = try command(["rotate": .string(provider)])["kid"]?.stringValue else {
+            throw Failure(description: "no kid")
+        }
         return kid
     }
 

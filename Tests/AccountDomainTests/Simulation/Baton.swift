@@ -54,11 +54,13 @@ final class SimulationThread: @unchecked Sendable {
     init(_ body: @escaping () -> Void) {
         self.body = body
         let box = Unmanaged.passRetained(self).toOpaque()
-        let rc = pthread_create(&thread, nil, { raw in
-            let me = Unmanaged<SimulationThread>.fromOpaque(raw!).takeRetainedValue()
-            me.body()
-            return nil
-        }, box)
+        let rc = pthread_create(
+            &thread, nil,
+            { raw in
+                let me = Unmanaged<SimulationThread>.fromOpaque(raw!).takeRetainedValue()
+                me.body()
+                return nil
+            }, box)
         precondition(rc == 0, "pthread_create failed")
     }
 

@@ -1,5 +1,6 @@
 import AWSClients
 import PlatformSupport
+
 @testable import AccountDomain
 
 /// The account backend over `SimulatedS3`, one call after another, for unit tests that stage an
@@ -49,7 +50,9 @@ final class DirectBackend: AccountBackend {
     }
 
     /// Every version of every key, to prove an operation changed nothing.
-    var fingerprint: [String] { s3.history.keys.sorted().map { k in k + ":" + s3.history[k]!.map { $0.versionID }.joined(separator: ",") } }
+    var fingerprint: [String] {
+        s3.history.keys.sorted().map { k in k + ":" + s3.history[k]!.map { $0.versionID }.joined(separator: ",") }
+    }
 }
 
 extension AWSCall {

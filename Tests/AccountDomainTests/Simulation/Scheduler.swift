@@ -1,6 +1,7 @@
 import AWSClients
 import PlatformSupport
 import StrictJSON
+
 @testable import AccountDomain
 
 /// What the scheduler may do to one call instead of simply answering it.
@@ -89,8 +90,9 @@ final class Scheduler: @unchecked Sendable {
     func backend(for actor: Int) -> AccountBackend { ActorBackend(scheduler: self, actor: actor) }
 
     func environment(for actor: Int) -> AccountEnvironment {
-        AccountEnvironment(now: { [unowned self] in clock }, randomBytes: { [unowned self] in rng.bytes($0) },
-                           pause: { [unowned self] ms in park(actor, calls: [], pauseMs: ms) })
+        AccountEnvironment(
+            now: { [unowned self] in clock }, randomBytes: { [unowned self] in rng.bytes($0) },
+            pause: { [unowned self] ms in park(actor, calls: [], pauseMs: ms) })
     }
 
     func beginOperation(_ actor: Int, id: Int, deadlineMs: Int64) {
@@ -104,7 +106,11 @@ final class Scheduler: @unchecked Sendable {
     /// Whether the operation's process died (its answer must be ignored).
     func endOperation(_ actor: Int) -> Bool {
         let s = slots[actor]
-        defer { s.op = nil; s.dead = nil; s.crashed = false }
+        defer {
+            s.op = nil
+            s.dead = nil
+            s.crashed = false
+        }
         return s.crashed
     }
 
@@ -161,8 +167,9 @@ final class Scheduler: @unchecked Sendable {
                 baton.pass(to: i, thenWaitAs: -1)
             }
         }
-        precondition(slots.allSatisfy { $0.state == .finished }, "the simulation did not finish within \(maxSteps) steps")
-        threads.forEach { $0.join() }
+        precondition(
+            slots.allSatisfy { $0.state == .finished }, "the simulation did not finish within \(maxSteps) steps")
+        for thread in threads { thread.join() }
     }
 
     private func resolve(_ s: Slot, _ call: AWSCall) -> Result<AWSCallOutcome, AWSError> {
@@ -180,8 +187,11 @@ final class Scheduler: @unchecked Sendable {
         note("op \(op): \(fault.rawValue) on \(describe(call))")
         switch fault {
         case .notSent: return .failure(AWSError(kind: .unavailable, message: "simulated: not sent"))
-        case .slowDown: return .failure(AWSError(kind: .throttled, code: "SlowDown", message: "simulated: slow down", status: 503))
-        case .conflict409: return .failure(AWSError(kind: .conflict, code: "ConditionalRequestConflict", message: "simulated: 409", status: 409))
+        case .slowDown:
+            return .failure(AWSError(kind: .throttled, code: "SlowDown", message: "simulated: slow down", status: 503))
+        case .conflict409:
+            return .failure(
+                AWSError(kind: .conflict, code: "ConditionalRequestConflict", message: "simulated: 409", status: 409))
         case .appliedAnswerLost:
             _ = apply(call, op: op, delivered: false)
             return .failure(AWSError(kind: .unavailable, message: "simulated: answer lost"))
@@ -219,7 +229,10 @@ final class Scheduler: @unchecked Sendable {
     func brief(_ r: Result<AWSCallOutcome, AWSError>) -> String {
         switch r {
         case .failure(let e): return "error \(e.kind)"
-        case .success(.object(let o)): return o.map { "\($0.body.count) bytes \($0.metadata.first { $0.0 == "link-id" }.map { "link " + $0.1.prefix(6) } ?? "")" } ?? "absent"
+        case .success(.object(let o)):
+            return o.map {
+                "\($0.body.count) bytes \($0.metadata.first { $0.0 == "link-id" }.map { "link " + $0.1.prefix(6) } ?? "")"
+            } ?? "absent"
         case .success(.stored(let s)): return "\(s)"
         case .success(.deleted(let d)): return "\(d)"
         case .success(.listing(let l)): return "\(l.keys.count) keys"
@@ -233,8 +246,12 @@ final class Scheduler: @unchecked Sendable {
         case .s3Put(let p):
             let link = p.metadata.first { $0.0 == "link-id" }.map { " link " + $0.1.prefix(6) } ?? ""
             var detail = ""
-            if p.key.hasSuffix("providers.json"), let doc = (try? JSONParser.parse(p.body)).flatMap(ProvidersDocument.init(json:)) {
-                detail = " [" + doc.providers.map { "\($0.id)/\($0.linkID?.prefix(6) ?? "-")" }.joined(separator: ",") + "] pending ["
+            if p.key.hasSuffix("providers.json"),
+                let doc = (try? JSONParser.parse(p.body)).flatMap(ProvidersDocument.init(json:))
+            {
+                detail =
+                    " [" + doc.providers.map { "\($0.id)/\($0.linkID?.prefix(6) ?? "-")" }.joined(separator: ",")
+                    + "] pending ["
                     + doc.pending.map { "\($0.id)/\($0.linkID.prefix(6))" }.joined(separator: ",") + "] retired ["
                     + doc.retired.map { "\($0.id)/\($0.linkID?.prefix(6) ?? "-")" }.joined(separator: ",") + "]"
             }

@@ -1,5 +1,6 @@
 import AWSClients
 import StrictJSON
+
 @testable import AccountDomain
 
 /// S3 and STS as the account flows use them, in memory, with S3's semantics: versions and delete
@@ -34,7 +35,9 @@ final class SimulatedS3 {
     }
 
     /// Keys with a current object, sorted (byte order, as S3 lists them).
-    var keys: [String] { history.keys.filter { current($0) != nil }.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) } }
+    var keys: [String] {
+        history.keys.filter { current($0) != nil }.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+    }
 
     func text(_ key: String) -> String? { current(key).map { String(decoding: $0.body, as: UTF8.self) } }
 
@@ -42,7 +45,9 @@ final class SimulatedS3 {
 
     /// Writes an object directly (test set-up), as an unconditional PUT would.
     @discardableResult
-    func store(_ key: String, _ body: [UInt8], contentType: String = "application/json", metadata: [(String, String)] = []) -> String {
+    func store(
+        _ key: String, _ body: [UInt8], contentType: String = "application/json", metadata: [(String, String)] = []
+    ) -> String {
         write(key, body, contentType: contentType, metadata: metadata, tags: [])
     }
 
@@ -50,25 +55,38 @@ final class SimulatedS3 {
     func apply(_ call: AWSCall) -> Result<AWSCallOutcome, AWSError> {
         switch call {
         case .s3Get(let key):
-            if let problem = ObjectKeyRule.problem(key) { return .failure(AWSError(kind: .invalidRequest, message: problem)) }
+            if let problem = ObjectKeyRule.problem(key) {
+                return .failure(AWSError(kind: .invalidRequest, message: problem))
+            }
             guard let v = current(key) else { return .success(.object(nil)) }
-            return .success(.object(S3Object(body: v.body, etag: v.etag, contentType: v.contentType, metadata: v.metadata,
-                                             versionID: versioned ? v.versionID : nil)))
+            return .success(
+                .object(
+                    S3Object(
+                        body: v.body, etag: v.etag, contentType: v.contentType, metadata: v.metadata,
+                        versionID: versioned ? v.versionID : nil)))
         case .s3Put(let put):
-            if let problem = ObjectKeyRule.problem(put.key) { return .failure(AWSError(kind: .invalidRequest, message: problem)) }
+            if let problem = ObjectKeyRule.problem(put.key) {
+                return .failure(AWSError(kind: .invalidRequest, message: problem))
+            }
             switch put.condition {
             case .ifNoneMatch where current(put.key) != nil: return .success(.stored(.preconditionFailed))
             case .ifMatch(let etag) where current(put.key)?.etag != etag: return .success(.stored(.preconditionFailed))
             default: break
             }
-            return .success(.stored(.stored(etag: write(put.key, put.body, contentType: put.contentType, metadata: put.metadata, tags: put.tags))))
+            return .success(
+                .stored(
+                    .stored(
+                        etag: write(
+                            put.key, put.body, contentType: put.contentType, metadata: put.metadata, tags: put.tags))))
         case .s3Delete(let key, let condition):
-            if let problem = ObjectKeyRule.problem(key) { return .failure(AWSError(kind: .invalidRequest, message: problem)) }
+            if let problem = ObjectKeyRule.problem(key) {
+                return .failure(AWSError(kind: .invalidRequest, message: problem))
+            }
             switch condition {
             case .none:
                 removeCurrent(key)
             case .ifMatch(let etag):
-                guard let v = current(key) else { return .success(.deleted(.deleted)) } // 404: nothing to delete
+                guard let v = current(key) else { return .success(.deleted(.deleted)) }  // 404: nothing to delete
                 guard v.etag == etag else { return .success(.deleted(.preconditionFailed)) }
                 removeCurrent(key)
             case .version(let id):
@@ -78,19 +96,29 @@ final class SimulatedS3 {
             return .success(.deleted(.deleted))
         case .s3List(let prefix):
             let all = keys.filter { $0.hasPrefix(prefix) }
-            return .success(.listing(S3Listing(keys: Array(all.prefix(1000)), isTruncated: all.count > 1000, continuationToken: all.count > 1000 ? "more" : nil)))
+            return .success(
+                .listing(
+                    S3Listing(
+                        keys: Array(all.prefix(1000)), isTruncated: all.count > 1000,
+                        continuationToken: all.count > 1000 ? "more" : nil)))
         case .assumeRole(let request):
             assumed.append(request)
             credentialsCounter += 1
-            return .success(.credentials(TemporaryCredentials(accessKeyID: "ASIASIMULATED\(credentialsCounter)", secretAccessKey: "simulated-secret",
-                                                              sessionToken: "simulated-session-\(credentialsCounter)", expiration: "2030-01-01T00:00:00Z")))
+            return .success(
+                .credentials(
+                    TemporaryCredentials(
+                        accessKeyID: "ASIASIMULATED\(credentialsCounter)", secretAccessKey: "simulated-secret",
+                        sessionToken: "simulated-session-\(credentialsCounter)", expiration: "2030-01-01T00:00:00Z")))
         }
     }
 
-    private func write(_ key: String, _ body: [UInt8], contentType: String, metadata: [(String, String)], tags: [(String, String)]) -> String {
+    private func write(
+        _ key: String, _ body: [UInt8], contentType: String, metadata: [(String, String)], tags: [(String, String)]
+    ) -> String {
         versionCounter += 1
-        let v = Version(body: body, etag: SimulatedS3.etag(body), contentType: contentType, metadata: metadata, tags: tags,
-                        versionID: "v\(versionCounter)", isDeleteMarker: false)
+        let v = Version(
+            body: body, etag: SimulatedS3.etag(body), contentType: contentType, metadata: metadata, tags: tags,
+            versionID: "v\(versionCounter)", isDeleteMarker: false)
         if versioned { history[key, default: []].append(v) } else { history[key] = [v] }
         return v.etag
     }
@@ -99,7 +127,10 @@ final class SimulatedS3 {
         if versioned {
             guard history[key] != nil else { return }
             versionCounter += 1
-            history[key]!.append(Version(body: [], etag: "", contentType: "", metadata: [], tags: [], versionID: "v\(versionCounter)", isDeleteMarker: true))
+            history[key]!.append(
+                Version(
+                    body: [], etag: "", contentType: "", metadata: [], tags: [], versionID: "v\(versionCounter)",
+                    isDeleteMarker: true))
         } else {
             history[key] = nil
         }

@@ -2,6 +2,7 @@ import AWSClients
 import PlatformSupport
 import StrictJSON
 import TokenVerification
+
 @testable import AccountDomain
 
 /// The invariants of CONTRACT.md checked after every simulated run:
@@ -53,18 +54,23 @@ struct SimulationChecks {
             }
             if r.forged {
                 if r.succeeded { fail("op \(r.id) \(r.name): a forged token was accepted") }
-                if let w = writes.first(where: { $0.op == r.id }) { fail("op \(r.id) \(r.name): a forged token changed \(w.key)") }
+                if let w = writes.first(where: { $0.op == r.id }) {
+                    fail("op \(r.id) \(r.name): a forged token changed \(w.key)")
+                }
             }
             let isRefresh = r.name == "refresh" || r.name == "replay" || r.name == "steal"
             if isRefresh, case .failure = r.outcome, let s = r.session {
                 let key = AccountKeys.session(s.uuid, s.sessionID)
-                for w in writes where w.op == r.id && w.key == key && w.delivered && currentHash(w.before) != currentHash(w.after) {
+                for w in writes
+                where w.op == r.id && w.key == key && w.delivered && currentHash(w.before) != currentHash(w.after) {
                     fail("op \(r.id) \(r.name): answered failure but rotated the session (its token is spent)")
                 }
             }
             if case .failure(.providerNotLinked) = r.outcome {
                 for (id, linkID) in r.filesAtStart where r.filesAtEnd[id] == linkID {
-                    fail("op \(r.id): unlink answered PROVIDER_NOT_LINKED while \(id)'s identity file still maps to the account")
+                    fail(
+                        "op \(r.id): unlink answered PROVIDER_NOT_LINKED while \(id)'s identity file still maps to the account"
+                    )
                 }
             }
             if isRefresh && r.reuseAtStart {
@@ -77,8 +83,10 @@ struct SimulationChecks {
                 fail("op \(r.id): a session of an unlinked identity refreshed")
             }
             if r.succeeded, let target = r.linked, let s = r.session,
-               let doc = providers(s.uuid), !doc.active.contains(where: { $0.type == target.provider.rawValue && $0.id == target.sub }),
-               !doc.retired.contains(where: { $0.type == target.provider.rawValue && $0.id == target.sub }) {
+                let doc = providers(s.uuid),
+                !doc.active.contains(where: { $0.type == target.provider.rawValue && $0.id == target.sub }),
+                !doc.retired.contains(where: { $0.type == target.provider.rawValue && $0.id == target.sub })
+            {
                 fail("op \(r.id): link of \(target) answered success, but it is not listed and no unlink retired it")
             }
         }
@@ -90,14 +98,18 @@ struct SimulationChecks {
 
     // MARK: 2. state
 
-    func providers(_ uuid: String) -> StoredAccount? { s3.json(AccountKeys.providers(uuid)).flatMap(StoredAccount.init(json:)) }
+    func providers(_ uuid: String) -> StoredAccount? {
+        s3.json(AccountKeys.providers(uuid)).flatMap(StoredAccount.init(json:))
+    }
 
     /// What a session record says, read independently.
     func storedSession(_ s: HeldSession) -> (revoked: Bool, expiresAtMs: Int64, sub: String?, linkID: String?)? {
         guard let o = s3.json(AccountKeys.session(s.uuid, s.sessionID))?.objectValue else { return nil }
         let identity = o["identity"]?.objectValue
-        return (!(o["revokedAt"]?.isNull ?? true), o["expiresAt"]?.stringValue.flatMap(ISO8601.parse) ?? 0,
-                identity?["sub"]?.stringValue, identity?["linkID"]?.stringValue)
+        return (
+            !(o["revokedAt"]?.isNull ?? true), o["expiresAt"]?.stringValue.flatMap(ISO8601.parse) ?? 0,
+            identity?["sub"]?.stringValue, identity?["linkID"]?.stringValue
+        )
     }
 
     func identityFile(_ id: SimIdentity) -> (uuid: String, linkID: String?)? {
@@ -108,7 +120,10 @@ struct SimulationChecks {
     private mutating func state(strict: Bool, phase: String) {
         for key in s3.keys where key.hasSuffix("/account/providers.json") {
             let uuid = String(key.dropFirst("users/".count).prefix(36))
-            guard let doc = providers(uuid) else { fail("\(phase): \(key) is unreadable"); continue }
+            guard let doc = providers(uuid) else {
+                fail("\(phase): \(key) is unreadable")
+                continue
+            }
             if doc.active.isEmpty { fail("\(phase): account \(uuid.prefix(8)) has no provider left") }
             for p in IdentityProvider.allCases where doc.active.filter({ $0.type == p.rawValue }).count > 1 {
                 fail("\(phase): account \(uuid.prefix(8)) lists two \(p.rawValue) identities")
@@ -119,7 +134,9 @@ struct SimulationChecks {
             for link in doc.active {
                 let file = identityFile(SimIdentity(provider: IdentityProvider(rawValue: link.type)!, sub: link.id))
                 if file?.uuid != uuid || file?.linkID != link.linkID {
-                    fail("\(phase): account \(uuid.prefix(8)) lists \(link.type):\(link.id) but its identity file is \(file.map { "\($0.uuid.prefix(8))/\($0.linkID ?? "-")" } ?? "missing")")
+                    fail(
+                        "\(phase): account \(uuid.prefix(8)) lists \(link.type):\(link.id) but its identity file is \(file.map { "\($0.uuid.prefix(8))/\($0.linkID ?? "-")" } ?? "missing")"
+                    )
                 }
             }
         }
@@ -129,7 +146,9 @@ struct SimulationChecks {
                 if strict { fail("\(phase): \(id) maps to an account without providers.json") }
                 continue
             }
-            if strict && !doc.lists(id, linkID: file.linkID) { fail("\(phase): \(id) has an identity file that its account does not list") }
+            if strict && !doc.lists(id, linkID: file.linkID) {
+                fail("\(phase): \(id) has an identity file that its account does not list")
+            }
         }
     }
 
@@ -141,25 +160,39 @@ struct SimulationChecks {
             let record = s3.json(AccountKeys.session(s.uuid, s.sessionID)).flatMap(SessionRecord.init(json:))
             let now = world.scheduler.clock
             let stored = storedSession(s)
-            let live = stored.map { !$0.revoked && now < $0.expiresAtMs && (providers(s.uuid)?.lists(s.identity, linkID: $0.linkID) ?? false) } ?? false
+            let live =
+                stored.map {
+                    !$0.revoked && now < $0.expiresAtMs
+                        && (providers(s.uuid)?.lists(s.identity, linkID: $0.linkID) ?? false)
+                } ?? false
             let tokens = Array(Set(s.delivered)).sorted()
             let working = tokens.filter { t in
-                record?.classify(tokenHash: RefreshToken.parse(t)!.hash, nowMs: now, graceSeconds: world.settings.refreshReuseGraceSeconds) == .current
+                record?.classify(
+                    tokenHash: RefreshToken.parse(t)!.hash, nowMs: now,
+                    graceSeconds: world.settings.refreshReuseGraceSeconds) == .current
             }
-            let touchedByFault = world.records.contains { $0.session === s && (world.scheduler.faultedOps.contains($0.id) || !$0.succeededOrFailed) }
+            let touchedByFault = world.records.contains {
+                $0.session === s && (world.scheduler.faultedOps.contains($0.id) || !$0.succeededOrFailed)
+            }
             if live {
                 if let token = working.first {
                     do throws(AccountError) { _ = try probe.refresh(token: token, deadline: .none) } catch {
-                        fail("session \(s.sessionID.prefix(6)) (\(s.identity)): live, but its current token is refused: \(error)")
+                        fail(
+                            "session \(s.sessionID.prefix(6)) (\(s.identity)): live, but its current token is refused: \(error)"
+                        )
                     }
                 } else if !touchedByFault {
-                    fail("session \(s.sessionID.prefix(6)) (\(s.identity)): live, but no delivered token works, and no fault explains it")
+                    fail(
+                        "session \(s.sessionID.prefix(6)) (\(s.identity)): live, but no delivered token works, and no fault explains it"
+                    )
                 }
             } else {
                 for token in tokens {
                     do throws(AccountError) {
                         _ = try probe.refresh(token: token, deadline: .none)
-                        fail("session \(s.sessionID.prefix(6)) (\(s.identity)): ended or unlinked, but a token still refreshes")
+                        fail(
+                            "session \(s.sessionID.prefix(6)) (\(s.identity)): ended or unlinked, but a token still refreshes"
+                        )
                     } catch {
                         if case .sessionInvalid = error { continue }
                         fail("session \(s.sessionID.prefix(6)): probing a dead session answered \(error)")
@@ -176,13 +209,18 @@ struct SimulationChecks {
         for id in SimIdentity.universe {
             let expected = expectedOwner(id)
             do throws(AccountError) {
-                let out = try service.signIn(identity: id.verified, intent: .signin, fullName: nil, device: nil, deadline: .none)
+                let out = try service.signIn(
+                    identity: id.verified, intent: .signin, fullName: nil, device: nil, deadline: .none)
                 if out.account.serviceUserID != expected {
-                    fail("repair: \(id) signed in to \(out.account.serviceUserID.prefix(8)), expected \(expected.map { String($0.prefix(8)) } ?? "no account")")
+                    fail(
+                        "repair: \(id) signed in to \(out.account.serviceUserID.prefix(8)), expected \(expected.map { String($0.prefix(8)) } ?? "no account")"
+                    )
                 }
             } catch {
                 if case .accountNotFound = error, expected == nil { continue }
-                fail("repair: \(id) sign-in answered \(error), expected \(expected.map { String($0.prefix(8)) } ?? "ACCOUNT_NOT_FOUND")")
+                fail(
+                    "repair: \(id) sign-in answered \(error), expected \(expected.map { String($0.prefix(8)) } ?? "ACCOUNT_NOT_FOUND")"
+                )
             }
         }
     }
@@ -190,11 +228,13 @@ struct SimulationChecks {
     /// The account a sign-in with `id` must reach, from the state alone.
     func expectedOwner(_ id: SimIdentity) -> String? {
         guard let file = identityFile(id) else { return nil }
-        guard let doc = providers(file.uuid) else { return file.uuid } // half-made: completed
+        guard let doc = providers(file.uuid) else { return file.uuid }  // half-made: completed
         if doc.lists(id, linkID: file.linkID) { return file.uuid }
         // A link that stopped after its identity file: completed, if its provider's slot is free.
         let slotFree = !doc.active.contains { $0.type == id.provider.rawValue }
-        if let linkID = file.linkID, doc.pending.contains(where: { $0.linkID == linkID && $0.id == id.sub }) { return slotFree ? file.uuid : nil }
+        if let linkID = file.linkID, doc.pending.contains(where: { $0.linkID == linkID && $0.id == id.sub }) {
+            return slotFree ? file.uuid : nil
+        }
         return nil
     }
 }
@@ -215,7 +255,9 @@ struct StoredAccount {
         guard let o = json.objectValue else { return nil }
         func entries(_ name: String) -> [Entry] {
             (o[name]?.arrayValue ?? []).compactMap { item in
-                guard let e = item.objectValue, let t = e["type"]?.stringValue, let id = e["id"]?.stringValue else { return nil }
+                guard let e = item.objectValue, let t = e["type"]?.stringValue, let id = e["id"]?.stringValue else {
+                    return nil
+                }
                 return Entry(type: t, id: id, linkID: e["linkID"]?.stringValue)
             }
         }
@@ -238,7 +280,8 @@ extension SimulationWorld {
     func settleService() -> AccountService {
         let backend = StoreBackend(s3: scheduler.s3)
         let scheduler = self.scheduler
-        let environment = AccountEnvironment(now: { scheduler.clock }, randomBytes: { scheduler.rng.bytes($0) }, pause: { _ in })
+        let environment = AccountEnvironment(
+            now: { scheduler.clock }, randomBytes: { scheduler.rng.bytes($0) }, pause: { _ in })
         return AccountService(backend: backend, settings: settings, environment: environment)
     }
 }

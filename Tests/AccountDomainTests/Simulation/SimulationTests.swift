@@ -1,9 +1,11 @@
+import PlatformSupport
+import Testing
+
+@testable import AccountDomain
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import PlatformSupport
-import Testing
-@testable import AccountDomain
 
 /// Runs the deterministic simulation over a fixed range of seeds (CI), or the seeds named by
 /// `SIM_SEEDS` (a count) and `SIM_FIRST_SEED`; a failing seed prints its trace and replays with
@@ -24,7 +26,11 @@ import Testing
             guard !result.violations.isEmpty else { continue }
             failed += 1
             Issue.record("seed \(seed) (\(result.summary)): \(result.violations.joined(separator: "; "))")
-            if failed == 1 { report("trace of seed \(seed) (\(result.trace.count) lines):\n" + result.trace.joined(separator: "\n") + "\n") }
+            if failed == 1 {
+                report(
+                    "trace of seed \(seed) (\(result.trace.count) lines):\n" + result.trace.joined(separator: "\n")
+                        + "\n")
+            }
             if failed >= 5 { break }
         }
         if verbose { for (k, v) in histogram.sorted(by: { $0.key < $1.key }) { report("\(v)\t\(k)\n") } }
@@ -51,9 +57,10 @@ enum Simulation {
         let versioned = true
         let grace = Int64(config.pick([0, 1, 1, 30]))
         let devices = 2 + config.below(3)
-        let settings = AccountSettings(bucket: "sim-identities", region: "us-east-1", userRoleARN: "arn:aws:iam::123456789012:role/user-access",
-                                       refreshTokenTTLSeconds: config.pick([86_400, 2_592_000]), recentAuthSeconds: 600,
-                                       refreshReuseGraceSeconds: grace)
+        let settings = AccountSettings(
+            bucket: "sim-identities", region: "us-east-1", userRoleARN: "arn:aws:iam::123456789012:role/user-access",
+            refreshTokenTTLSeconds: config.pick([86_400, 2_592_000]), recentAuthSeconds: 600,
+            refreshReuseGraceSeconds: grace)
         let scheduler = Scheduler(seed: seed, s3: SimulatedS3(versioned: versioned), faultRate: faultRate)
         scheduler.traceCalls = Environment.nonEmpty("SIM_TRACE_CALLS") != nil
         let world = SimulationWorld(scheduler: scheduler, settings: settings)
@@ -61,7 +68,8 @@ enum Simulation {
         scheduler.run()
         var checks = SimulationChecks(world: world)
         let violations = checks.run()
-        let summary = "faults \(faultRate) (\(scheduler.faultCount) injected), grace \(grace) s, \(devices) devices, \(world.records.count) operations"
+        let summary =
+            "faults \(faultRate) (\(scheduler.faultCount) injected), grace \(grace) s, \(devices) devices, \(world.records.count) operations"
         var outcomes: [String: Int] = [:]
         for r in world.records {
             let words = r.name.split(separator: " ")

@@ -2,6 +2,7 @@ import AWSClients
 import PlatformSupport
 import StrictJSON
 import TokenVerification
+
 @testable import AccountDomain
 
 /// One identity of the simulated people: a provider and a `sub`.
@@ -10,16 +11,19 @@ struct SimIdentity: Hashable, CustomStringConvertible {
     let sub: String
 
     var verified: VerifiedIdentity {
-        VerifiedIdentity(provider: provider, subject: sub, email: "\(sub)@example.com", emailVerified: true, name: "User \(sub)")
+        VerifiedIdentity(
+            provider: provider, subject: sub, email: "\(sub)@example.com", emailVerified: true, name: "User \(sub)")
     }
 
     var key: String { AccountKeys.identity(provider, sub) }
     var description: String { "\(provider.rawValue):\(sub)" }
 
     /// Two Apple and three Google identities: enough for every conflict the rules forbid.
-    static let universe = [SimIdentity(provider: .apple, sub: "a1"), SimIdentity(provider: .apple, sub: "a2"),
-                           SimIdentity(provider: .google, sub: "g1"), SimIdentity(provider: .google, sub: "g2"),
-                           SimIdentity(provider: .google, sub: "g3")]
+    static let universe = [
+        SimIdentity(provider: .apple, sub: "a1"), SimIdentity(provider: .apple, sub: "a2"),
+        SimIdentity(provider: .google, sub: "g1"), SimIdentity(provider: .google, sub: "g2"),
+        SimIdentity(provider: .google, sub: "g3"),
+    ]
 
     /// Two people: the first has an Apple ID and two Google accounts (so two of their own links
     /// can race for one slot), the second an Apple ID and one Google account.
@@ -104,7 +108,9 @@ final class SimulationWorld: @unchecked Sendable {
             // once; devices start together, so these race each other.
             if scheduler.rng.chance(0.7) {
                 signIn(actor, own[0], intent: .auto, mine: &mine)
-                if let s = mine.first, scheduler.rng.chance(0.6) { link(actor, s, scheduler.rng.pick(Array(own.dropFirst()))) }
+                if let s = mine.first, scheduler.rng.chance(0.6) {
+                    link(actor, s, scheduler.rng.pick(Array(own.dropFirst())))
+                }
             }
             for _ in 0..<count { runRandomOperation(actor: actor, person: own, mine: &mine) }
         }
@@ -117,7 +123,9 @@ final class SimulationWorld: @unchecked Sendable {
 
     private func runRandomOperation(actor: Int, person: [SimIdentity], mine: inout [HeldSession]) {
         if mine.isEmpty || scheduler.rng.chance(0.15) {
-            signIn(actor, someIdentity(person), intent: scheduler.rng.pick([SignInIntent.auto, .auto, .signin, .signup]), mine: &mine)
+            signIn(
+                actor, someIdentity(person), intent: scheduler.rng.pick([SignInIntent.auto, .auto, .signin, .signup]),
+                mine: &mine)
             return
         }
         let s = scheduler.rng.pick(mine)
@@ -127,33 +135,47 @@ final class SimulationWorld: @unchecked Sendable {
         switch choice {
         case 0..<30:
             let drop = scheduler.rng.chance(0.1)
-            if let token = run(actor, "refresh", session: s, presenting: s.held, { service throws(AccountError) in
-                let out = try service.refresh(token: s.held, deadline: .none)
-                s.shownProviders = Set(out.account.providers.providers.map(\.type))
-                return out.session.refreshToken.value
-            }) {
+            if let token = run(
+                actor, "refresh", session: s, presenting: s.held,
+                { service throws(AccountError) in
+                    let out = try service.refresh(token: s.held, deadline: .none)
+                    s.shownProviders = Set(out.account.providers.providers.map(\.type))
+                    return out.session.refreshToken.value
+                })
+            {
                 s.delivered.append(token)
                 if !drop { s.held = token }
             }
         case 30..<38:
-            _ = run(actor, "signOut", session: s) { service throws(AccountError) in try service.signOut(token: s.held, deadline: .none) }
+            _ = run(actor, "signOut", session: s) { service throws(AccountError) in
+                try service.signOut(token: s.held, deadline: .none)
+            }
         case 38..<52:
             // Like an app's settings screen: offer what the account lacks, mostly.
             let missing = person.filter { !s.shownProviders.contains($0.provider) }
-            link(actor, s, !missing.isEmpty && scheduler.rng.chance(0.7) ? scheduler.rng.pick(missing) : someIdentity(person))
+            link(
+                actor, s,
+                !missing.isEmpty && scheduler.rng.chance(0.7) ? scheduler.rng.pick(missing) : someIdentity(person))
         case 52..<62:
             let shown = s.shownProviders.filter { $0 != s.identity.provider }
-            let provider = !shown.isEmpty && scheduler.rng.chance(0.8) ? scheduler.rng.pick(Array(shown).sorted { $0.rawValue < $1.rawValue })
+            let provider =
+                !shown.isEmpty && scheduler.rng.chance(0.8)
+                ? scheduler.rng.pick(Array(shown).sorted { $0.rawValue < $1.rawValue })
                 : scheduler.rng.pick(IdentityProvider.allCases)
-            _ = run(actor, "unlink \(provider.rawValue)", session: s, unlinked: provider) { service throws(AccountError) in
+            _ = run(actor, "unlink \(provider.rawValue)", session: s, unlinked: provider) {
+                service throws(AccountError) in
                 let out = try service.unlink(token: s.held, provider: provider, deadline: .none)
                 s.shownProviders = Set(out.account.providers.providers.map(\.type))
                 return out.status.rawValue
             }
         case 62..<67:
-            _ = run(actor, "list", session: s) { service throws(AccountError) in try service.listSessions(token: s.held, deadline: .none).count }
+            _ = run(actor, "list", session: s) { service throws(AccountError) in
+                try service.listSessions(token: s.held, deadline: .none).count
+            }
         case 67..<72:
-            _ = run(actor, "signOutOthers", session: s) { service throws(AccountError) in try service.signOutOthers(token: s.held, deadline: .none) }
+            _ = run(actor, "signOutOthers", session: s) { service throws(AccountError) in
+                try service.signOutOthers(token: s.held, deadline: .none)
+            }
         case 72..<77:
             let target = sessions.isEmpty ? s : scheduler.rng.pick(sessions)
             _ = run(actor, "signOutSession \(target.sessionID.prefix(6))", session: s) { service throws(AccountError) in
@@ -177,15 +199,25 @@ final class SimulationWorld: @unchecked Sendable {
             // owner has just rotated out (copied a moment before), so the thief's refresh is a
             // grace rotation and the owner's current token becomes superseded.
             let victim = scheduler.rng.pick(sessions)
-            let stolen = victim.delivered.count > 1 && scheduler.rng.chance(0.5) ? victim.delivered[victim.delivered.count - 2] : victim.held
-            if let token = run(actor, "steal", session: victim, presenting: stolen, { service throws(AccountError) in
-                try service.refresh(token: stolen, deadline: .none).session.refreshToken.value
-            }) {
+            let stolen =
+                victim.delivered.count > 1 && scheduler.rng.chance(0.5)
+                ? victim.delivered[victim.delivered.count - 2] : victim.held
+            if let token = run(
+                actor, "steal", session: victim, presenting: stolen,
+                { service throws(AccountError) in
+                    try service.refresh(token: stolen, deadline: .none).session.refreshToken.value
+                })
+            {
                 victim.delivered.append(token)
             }
         case 92..<96 where s.delivered.count > 1:
             let old = scheduler.rng.pick(Array(s.delivered.dropLast()))
-            if let token = run(actor, "replay", session: s, presenting: old, { service throws(AccountError) in try service.refresh(token: old, deadline: .none).session.refreshToken.value }) {
+            if let token = run(
+                actor, "replay", session: s, presenting: old,
+                { service throws(AccountError) in
+                    try service.refresh(token: old, deadline: .none).session.refreshToken.value
+                })
+            {
                 s.delivered.append(token)
             }
         default:
@@ -198,8 +230,11 @@ final class SimulationWorld: @unchecked Sendable {
     private func signIn(_ actor: Int, _ identity: SimIdentity, intent: SignInIntent, mine: inout [HeldSession]) {
         let device = scheduler.rng.chance(0.5) ? "device \(actor)" : nil
         let out = run(actor, "signIn \(identity) \(intent)", session: nil) { service throws(AccountError) in
-            let out = try service.signIn(identity: identity.verified, intent: intent, fullName: nil, device: device, deadline: .none)
-            return (out.account.serviceUserID, out.session.refreshToken, Set(out.account.providers.providers.map(\.type)))
+            let out = try service.signIn(
+                identity: identity.verified, intent: intent, fullName: nil, device: device, deadline: .none)
+            return (
+                out.account.serviceUserID, out.session.refreshToken, Set(out.account.providers.providers.map(\.type))
+            )
         }
         if let (uuid, token, shown) = out {
             let held = HeldSession(uuid: uuid, sessionID: token.sessionID, identity: identity, token: token.value)
@@ -218,18 +253,23 @@ final class SimulationWorld: @unchecked Sendable {
     }
 
     /// Runs one operation through a fresh AccountService (a new invocation) and records it.
-    private func run<T>(_ actor: Int, _ name: String, session: HeldSession?, forged: Bool = false, linked: SimIdentity? = nil,
-                        unlinked: IdentityProvider? = nil, presenting: String? = nil, _ body: (AccountService) throws(AccountError) -> T) -> T? {
+    private func run<T>(
+        _ actor: Int, _ name: String, session: HeldSession?, forged: Bool = false, linked: SimIdentity? = nil,
+        unlinked: IdentityProvider? = nil, presenting: String? = nil, _ body: (AccountService) throws(AccountError) -> T
+    ) -> T? {
         let id = nextOp
         nextOp += 1
-        var record = OpRecord(id: id, actor: actor, name: name, startMs: scheduler.clock, session: session, forged: forged, linked: linked)
+        var record = OpRecord(
+            id: id, actor: actor, name: name, startMs: scheduler.clock, session: session, forged: forged, linked: linked
+        )
         record.unlinked = unlinked
         if let session { record.identityRetiredAtStart = linkRetired(session) }
         if let unlinked, let session { record.filesAtStart = files(of: unlinked, mappingTo: session.uuid) }
         if let presenting, let session { record.reuseAtStart = isReuse(presenting, session) }
         scheduler.note("op \(id) actor \(actor): \(name) starts")
         scheduler.beginOperation(actor, id: id, deadlineMs: 10_000)
-        let service = AccountService(backend: scheduler.backend(for: actor), settings: settings, environment: scheduler.environment(for: actor))
+        let service = AccountService(
+            backend: scheduler.backend(for: actor), settings: settings, environment: scheduler.environment(for: actor))
         var value: T?
         do throws(AccountError) {
             value = try body(service)
@@ -256,8 +296,11 @@ final class SimulationWorld: @unchecked Sendable {
     /// Whether the session's link (as its record names it now) is among its account's retired
     /// links (read from the stored JSON, not through the code under test).
     private func linkRetired(_ s: HeldSession) -> Bool {
-        guard let linkID = scheduler.s3.json(AccountKeys.session(s.uuid, s.sessionID))?["identity"]?["linkID"]?.stringValue,
-              let doc = scheduler.s3.json(AccountKeys.providers(s.uuid)).flatMap(StoredAccount.init(json:)) else { return false }
+        guard
+            let linkID = scheduler.s3.json(AccountKeys.session(s.uuid, s.sessionID))?["identity"]?["linkID"]?
+                .stringValue,
+            let doc = scheduler.s3.json(AccountKeys.providers(s.uuid)).flatMap(StoredAccount.init(json:))
+        else { return false }
         return doc.retired.contains { $0.linkID == linkID } && !doc.lists(s.identity, linkID: linkID)
     }
 
@@ -265,8 +308,10 @@ final class SimulationWorld: @unchecked Sendable {
     /// a token it delivered that is neither current nor the just-rotated one within the grace,
     /// nor superseded within the grace of the last normal rotation.
     private func isReuse(_ token: String, _ s: HeldSession) -> Bool {
-        guard s.delivered.contains(token), let o = scheduler.s3.json(AccountKeys.session(s.uuid, s.sessionID))?.objectValue,
-              o["revokedAt"]?.isNull ?? true, let expires = o["expiresAt"]?.stringValue.flatMap(ISO8601.parse), scheduler.clock < expires
+        guard s.delivered.contains(token),
+            let o = scheduler.s3.json(AccountKeys.session(s.uuid, s.sessionID))?.objectValue,
+            o["revokedAt"]?.isNull ?? true, let expires = o["expiresAt"]?.stringValue.flatMap(ISO8601.parse),
+            scheduler.clock < expires
         else { return false }
         let hash = RefreshToken.parse(token)!.hash
         if o["current"]?["hash"]?.stringValue == hash { return false }
@@ -280,7 +325,9 @@ final class SimulationWorld: @unchecked Sendable {
     private func files(of provider: IdentityProvider, mappingTo uuid: String) -> [SimIdentity: String] {
         var out: [SimIdentity: String] = [:]
         for id in SimIdentity.universe where id.provider == provider {
-            guard let v = scheduler.s3.current(id.key), String(decoding: v.body, as: UTF8.self) == uuid else { continue }
+            guard let v = scheduler.s3.current(id.key), String(decoding: v.body, as: UTF8.self) == uuid else {
+                continue
+            }
             out[id] = v.metadata.first { $0.0 == AccountKeys.linkIDMetadata }?.1 ?? "-"
         }
         return out
