@@ -48,3 +48,13 @@ def emulator(tmp_path):
     yield start
     for emu in started:
         emu.stop()
+
+
+@pytest.fixture
+def svc(moto, idp, tmp_path):
+    """One deployment's functions (started on first use) against the shared moto and IdP."""
+    from service_support import Service
+
+    service = Service(moto, idp, tmp_path)
+    yield service
+    service.stop()

@@ -96,7 +96,7 @@ def code(answer: dict) -> str:
     return answer["error"]["code"]
 
 
-# -- refresh tokens (CONTRACT.md: `rt1_` + base64url, unpadded, of uuid 16 ‖ session id 16 ‖ secret 32) --
+# -- refresh tokens (docs/decisions.md: `rt1_` + base64url, unpadded, of uuid 16 ‖ session id 16 ‖ secret 32) --
 
 def _token_bytes(token: str) -> bytes:
     assert token.startswith("rt1_"), "not a refresh token"

@@ -1,4 +1,4 @@
-"""The three functions end to end (CONTRACT.md): the real executables under the official Lambda
+"""The three functions end to end (docs/API.md): the real executables under the official Lambda
 emulator, against moto with signature checking on, with tokens from a loopback test issuer."""
 import re
 import time
@@ -6,16 +6,11 @@ import uuid as uuidlib
 
 import pytest
 
-from service_support import Service, apple_sub, code, google_sub, ok
+from service_support import apple_sub, code, google_sub, ok
 
 UUID_RE = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$")
 
 
-@pytest.fixture
-def svc(moto, idp, tmp_path):
-    service = Service(moto, idp, tmp_path)
-    yield service
-    service.stop()
 
 
 def signup_apple(svc, sub=None, **extra):

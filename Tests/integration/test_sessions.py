@@ -1,4 +1,4 @@
-"""Sessions and links end to end (CONTRACT.md, auth-refresh and auth-link; issue 9): the real
+"""Sessions and links end to end (docs/API.md, auth-refresh and auth-link; issue 9): the real
 executables under the official Lambda emulator, against moto (versioned bucket, signature checking
 on), with ID tokens from the loopback test issuer.
 
@@ -13,18 +13,13 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from service_support import Service, account_of, apple_sub, forged, google_sub, ok, session_id_of
+from service_support import account_of, apple_sub, forged, google_sub, ok, session_id_of
 from signin_tools.standins import free_port
 
 HEX32 = re.compile(r"^[0-9a-f]{32}$")
 ISO_UTC = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$")
 
 
-@pytest.fixture
-def svc(moto, idp, tmp_path):
-    service = Service(moto, idp, tmp_path)
-    yield service
-    service.stop()
 
 
 # -- helpers (messages never carry a token) ---------------------------------------------------------

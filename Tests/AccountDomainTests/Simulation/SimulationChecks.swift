@@ -5,7 +5,7 @@ import TokenVerification
 
 @testable import AccountDomain
 
-/// The invariants of CONTRACT.md checked after every simulated run:
+/// The invariants of the contract (docs/API.md) checked after every simulated run:
 /// 1. operations: no unclassified error (a bug); a forged token changed nothing; a refresh that
 ///    answered failure spent nothing; no refresh succeeded for a session whose link was already
 ///    retired when it started; a link that answered success stays listed unless an unlink retired
