@@ -4,7 +4,6 @@ import re
 import time
 import uuid as uuidlib
 
-import pytest
 
 from service_support import apple_sub, code, google_sub, ok
 
