@@ -2,16 +2,22 @@ import AccountDomain
 import PlatformSupport
 import TokenVerification
 
-/// One thing a function does, chosen by the request's `action` field: it reads its fields
-/// (`init`, which throws INVALID_REQUEST and the like before anything is sent anywhere), then
-/// runs against the service's dependencies and answers the envelope's `data`. Adding an action
-/// is one new type and one line in `AuthFunction.actions`.
+/// One thing a function does, chosen by the request's `action` field (an app's call) or by the
+/// invocation's shape (one of Apple's notifications, the schedule): it reads its fields (`init`,
+/// which throws INVALID_REQUEST and the like before anything is sent anywhere), then runs
+/// against the service's dependencies and answers the envelope's `data`. Adding an action is
+/// one new type and one line in `AuthFunction.actions` (or `events`).
 ///
 /// `run` throws the domain's own errors (`AccountError`, `TokenError`) or a `ServiceError`;
 /// `ErrorMapping` turns them into the contract's codes in one place.
 protocol Action {
-    /// The value of the request's `action` field that selects this action.
+    /// The value of the request's `action` field that selects this action (for events: a name
+    /// for logs).
     static var name: String { get }
+
+    /// For an event: whether this invocation is one (its shape and members say so). Actions
+    /// chosen by `action` never match.
+    static func matches(_ invocation: Invocation) -> Bool
 
     init(_ request: Request) throws(ServiceError)
 
@@ -19,8 +25,14 @@ protocol Action {
     var provider: IdentityProvider? { get }
 
     func run(_ dependencies: ServiceDependencies, deadline: Deadline) throws -> Answer
+
+    /// The HTTP status a refusal is answered with (Function URL calls only). Apple's
+    /// notification senders retry on some statuses and not others, so events choose their own.
+    func httpStatus(for error: ServiceError) -> Int
 }
 
 extension Action {
+    static func matches(_ invocation: Invocation) -> Bool { false }
     var provider: IdentityProvider? { nil }
+    func httpStatus(for error: ServiceError) -> Int { error.code.httpStatus }
 }

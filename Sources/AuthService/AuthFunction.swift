@@ -22,7 +22,22 @@ public enum AuthFunction: Sendable {
         }
     }
 
-    /// The request's action, with its fields read and checked.
+    /// The events, chosen by the invocation's shape before any `action` field is read: Apple's
+    /// notifications arrive at auth-link's Function URL, the schedule invokes it directly.
+    var events: [any Action.Type] {
+        switch self {
+        case .signin, .refresh: return []
+        case .link: return [AppStoreNotificationAction.self]
+        }
+    }
+
+    /// The invocation's action, with its fields read and checked.
+    func action(for invocation: Invocation) throws(ServiceError) -> any Action {
+        if let event = events.first(where: { $0.matches(invocation) }) { return try event.init(invocation.request) }
+        return try action(for: invocation.request)
+    }
+
+    /// An app's call: chosen by the request's `action` field.
     func action(for request: Request) throws(ServiceError) -> any Action {
         let actions = self.actions
         guard actions.count > 1 else { return try actions[0].init(request) }
