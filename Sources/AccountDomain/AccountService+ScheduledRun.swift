@@ -3,9 +3,9 @@ import PlatformSupport
 
 /// What one scheduled run did (docs/API.md, "Scheduled run").
 public struct ScheduledRunOutcome: Sendable, Equatable {
-    /// Deletions whose purge (first or second pass) completed in this run.
+    /// Deletions whose purge pass (first or second) completed in this run.
     public var purged: Int
-    /// Deletions that still have work: a purge not finished, or a second pass not yet due.
+    /// Deletions with work left after this run: a purge not finished, or a second pass not yet done.
     public var pending: Int
 }
 
@@ -41,37 +41,42 @@ extension AccountService {
                     outcome.pending += 1
                     continue
                 }
-                switch try advance(uuid, (record, object.etag), purgeUntil: purgeUntil, deadline: deadline) {
-                case .purged: outcome.purged += 1
-                case .pending: outcome.pending += 1
-                }
+                let progress = try advance(uuid, (record, object.etag), purgeUntil: purgeUntil, deadline: deadline)
+                if progress.completedPass { outcome.purged += 1 }
+                if progress.pending { outcome.pending += 1 }
             }
         }
         return outcome
     }
 
-    enum DeletionProgress { case purged, pending }
+    /// What one run did for one deletion: whether a purge pass completed, and whether work is left.
+    struct DeletionProgress {
+        var completedPass = false
+        var pending = true
+    }
 
-    /// One deletion's next steps: finishing the first purge, or the second pass when it is due.
+    /// One deletion's next steps: finishing the first purge, then the second pass once it is due
+    /// (right away when it already is).
     func advance(
         _ uuid: String, _ record: (DeletionRecord, String), purgeUntil: Deadline, deadline: Deadline
     ) throws(AccountError)
         -> DeletionProgress
     {
+        var progress = DeletionProgress()
         let wasComplete = record.0.purgeComplete
         var (current, etag) = try finishDeletion(uuid, record, account: nil, purgeUntil: purgeUntil, deadline: deadline)
-        guard current.purgeComplete else { return .pending }
-        if !wasComplete { return .purged }
-        guard let due = current.secondPassDueAtMs, environment.now() >= due else { return .pending }
+        guard current.purgeComplete else { return progress }
+        progress.completedPass = !wasComplete
+        guard let due = current.secondPassDueAtMs, environment.now() >= due else { return progress }
         let pass = try purge(uuid, until: purgeUntil, deadline: deadline)
         current.objectsDeleted += pass.deleted
         guard pass.complete else {
             _ = try saveDeletion(current, etag: etag, deadline: deadline)
-            return .pending
+            return progress
         }
         current.purgePasses += 1
         current.secondPassDoneAtMs = environment.now()
         _ = try saveDeletion(current, etag: etag, deadline: deadline)
-        return .purged
+        return DeletionProgress(completedPass: true, pending: false)
     }
 }
