@@ -69,6 +69,28 @@ extension Answer {
         Answer(data: .object(JSONObject([("status", .string(o.status.rawValue)), ("user", user(o.account))])))
     }
 
+    /// auth-link `delete`. `appleTokensRevoked` is null when the account had no Apple identity
+    /// or Apple revocation is not configured.
+    static func deleted(_ o: DeletionOutcome, appleTokensRevoked: Bool?) -> Answer {
+        Answer(
+            data: .object(
+                JSONObject([
+                    ("deleted", .bool(true)), ("serviceUserID", .string(o.serviceUserID)),
+                    ("purge", .string(o.purgeComplete ? "complete" : "pending")),
+                    ("appleTokensRevoked", appleTokensRevoked.map(JSONValue.bool) ?? .null),
+                ])))
+    }
+
+    /// A Sign in with Apple notification: `processed`, `duplicate`, `unknownIdentity` or `ignored`.
+    static func appleEvent(status: String) -> Answer {
+        Answer(data: .object(JSONObject([("status", .string(status))])))
+    }
+
+    /// The scheduled run's summary.
+    static func scheduledRun(_ o: ScheduledRunOutcome) -> Answer {
+        Answer(data: .object(JSONObject([("purged", .int(o.purged)), ("pending", .int(o.pending))])))
+    }
+
     // MARK: parts
 
     /// The `user` object of every answer that carries one.

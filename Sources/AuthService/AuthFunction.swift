@@ -18,7 +18,7 @@ public enum AuthFunction: Sendable {
                 RefreshAction.self, SignOutAction.self, ListSessionsAction.self, SignOutOthersAction.self,
                 SignOutSessionAction.self,
             ]
-        case .link: return [LinkAction.self, UnlinkAction.self]
+        case .link: return [LinkAction.self, UnlinkAction.self, DeleteAction.self]
         }
     }
 
@@ -27,7 +27,7 @@ public enum AuthFunction: Sendable {
     var events: [any Action.Type] {
         switch self {
         case .signin, .refresh: return []
-        case .link: return [AppStoreNotificationAction.self]
+        case .link: return [AppleAccountEventAction.self, AppStoreNotificationAction.self, ScheduledRunAction.self]
         }
     }
 

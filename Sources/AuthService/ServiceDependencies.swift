@@ -12,6 +12,8 @@ final class ServiceDependencies {
     let http: HTTPClient
     let verifier: TokenVerifier
     let accounts: AccountService
+    /// nil when Apple revocation is not configured.
+    let appleRevocation: AppleTokenRevocation? = nil
 
     init(configuration: ServiceConfiguration, http: HTTPClient) {
         self.configuration = configuration

@@ -33,14 +33,19 @@ final class ServiceHandler: LambdaHandler {
         }
         switch Invocation.parse(event) {
         case .failure(let refusal):
-            return answer(.failure(refusal.error), shape: refusal.shape, context: context)
+            return answer(.failure(refusal.error), status: nil, shape: refusal.shape, context: context)
         case .success(let invocation):
-            return answer(try perform(invocation.request, context: context), shape: invocation.shape, context: context)
+            let (result, action) = try perform(invocation, context: context)
+            let status = result.failure.flatMap { error in action?.httpStatus(for: error) }
+            return answer(result, status: status, shape: invocation.shape, context: context)
         }
     }
 
-    /// Runs the request's action; an expected failure comes back as the contract's error.
-    func perform(_ request: Request, context: LambdaContext) throws -> Result<Answer, ServiceError> {
+    /// Runs the invocation's action; an expected failure comes back as the contract's error,
+    /// with the action (when one was chosen) to pick its HTTP status.
+    func perform(
+        _ invocation: Invocation, context: LambdaContext
+    ) throws -> (Result<Answer, ServiceError>, (any Action)?) {
         var action: (any Action)?
         do {
             let deadline = Deadline(
@@ -48,20 +53,32 @@ final class ServiceHandler: LambdaHandler {
             guard deadline.remainingMilliseconds > ServiceHandler.minimumRemainingMilliseconds else {
                 throw ServiceError(.upstreamUnavailable, "Too little time is left in this invocation; retry.")
             }
-            action = try function.action(for: request)
-            return .success(try action!.run(dependencies, deadline: deadline))
+            action = try function.action(for: invocation)
+            return (.success(try action!.run(dependencies, deadline: deadline)), action)
         } catch {
-            return .failure(try ErrorMapping.serviceError(for: error, provider: action?.provider))
+            return (.failure(try ErrorMapping.serviceError(for: error, provider: action?.provider)), action)
         }
     }
 
-    func answer(_ result: Result<Answer, ServiceError>, shape: Invocation.Shape, context: LambdaContext) -> [UInt8] {
+    /// The envelope in the invocation's shape; `status` overrides the code's HTTP status (an
+    /// event's sender retries on some statuses and not others).
+    func answer(
+        _ result: Result<Answer, ServiceError>, status: Int?, shape: Invocation.Shape, context: LambdaContext
+    ) -> [UInt8] {
         switch result {
         case .success(let answer):
             return shape.wrap(Envelope.success(answer.data, requestID: context.requestID), statusCode: 200)
         case .failure(let error):
             context.logger.debug("refused", [("code", .string(error.code.rawValue))])
-            return shape.wrap(Envelope.failure(error, requestID: context.requestID), statusCode: error.code.httpStatus)
+            return shape.wrap(
+                Envelope.failure(error, requestID: context.requestID), statusCode: status ?? error.code.httpStatus)
         }
+    }
+}
+
+extension Result {
+    fileprivate var failure: Failure? {
+        if case .failure(let f) = self { return f }
+        return nil
     }
 }

@@ -35,6 +35,12 @@ public struct Deadline: Sendable {
 
     public var remainingMilliseconds: Int64 { epochMilliseconds - Clock.nowMilliseconds() }
 
+    /// A deadline `milliseconds` before this one: a step's budget that keeps time back for what
+    /// follows it (the purge before the answer).
+    public func earlier(by milliseconds: Int64) -> Deadline {
+        Deadline(epochMilliseconds: epochMilliseconds - milliseconds)
+    }
+
     /// A per-request timeout: the remaining time, capped, never below 1 ms (0 would mean "none").
     public func requestTimeout(cap: Int) -> Int { max(1, Int(min(Int64(cap), remainingMilliseconds))) }
 }

@@ -9,7 +9,7 @@ import StrictJSON
 public final class TokenVerifier {
     let configuration: VerifierConfiguration
     private let http: HTTPClient
-    private let now: () -> Int64
+    let now: () -> Int64
     private var states: [IdentityProvider: KeySetState] = [:]
 
     /// - Parameter now: wall-clock seconds; token times and cache ages are measured with it.
@@ -68,7 +68,7 @@ public final class TokenVerifier {
 
     // MARK: - Keys
 
-    private func key(_ kid: String, provider: IdentityProvider, deadline: Deadline) throws(TokenError) -> RSAPublicKey {
+    func key(_ kid: String, provider: IdentityProvider, deadline: Deadline) throws(TokenError) -> RSAPublicKey {
         let who = provider.displayName
         var t = now()
         let state = states[provider] ?? KeySetState()

@@ -30,10 +30,18 @@ ACCOUNT = ARN + f"users/{UUID}/account/*"
 ACCOUNT_DOCUMENTS = {ARN + f"users/{UUID}/account/profile.json", ARN + f"users/{UUID}/account/providers.json"}
 SESSIONS = ARN + f"users/{UUID}/account/sessions/*"
 MARKERS = {ARN + f"users/{UUID}/" + sub for sub in ("", "photos/", "thumbnails/", "metadata/", "account/")}
-OBJECT_PREFIXES = {IDENTITIES, ACCOUNT, *ACCOUNT_DOCUMENTS, SESSIONS, *MARKERS, ARN + "users/*"}   # users/* only for the user-access role
+ACCOUNT_ALL = ARN + f"users/{UUID}/*"          # the purge: every object of one account
+DELETIONS = ARN + "deletions/*"
+PURCHASES = ARN + "purchases/*"
+NOTIFICATIONS = ARN + "notifications/*"
+OBJECT_PREFIXES = {IDENTITIES, ACCOUNT, *ACCOUNT_DOCUMENTS, SESSIONS, *MARKERS, ACCOUNT_ALL, DELETIONS, PURCHASES, NOTIFICATIONS,
+                   ARN + "users/*"}   # users/* only for the user-access role
+APPLE_KEY_PARAMETER = "arn:${AWS::Partition}:ssm:${AWS::Region}:${AWS::AccountId}:parameter${ApplePrivateKeyParameter}"
 S3_OBJECT_ACTIONS = {"s3:GetObject", "s3:PutObject", "s3:DeleteObject", "s3:DeleteObjectVersion", "s3:PutObjectTagging"}
 CONTRACT_ENV = {"IDENTITY_BUCKET", "USER_ROLE_ARN", "APPLE_AUDIENCES", "GOOGLE_AUDIENCES", "CREDENTIALS_DURATION_SECONDS",
                 "REFRESH_TOKEN_TTL_SECONDS", "RECENT_AUTH_SECONDS", "REFRESH_REUSE_GRACE_SECONDS"}
+
+APPLE_REVOCATION_ENV = {"APPLE_TEAM_ID", "APPLE_KEY_ID", "APPLE_PRIVATE_KEY_PARAMETER", "APPLE_CLIENT_ID"}
 
 # Exactly what each function's code does (AccountDomain.AccountService): (action, resource).
 EXPECTED_FUNCTION_GRANTS = {
@@ -57,7 +65,13 @@ EXPECTED_FUNCTION_GRANTS = {
         *{(a, IDENTITIES) for a in ("s3:GetObject", "s3:PutObject", "s3:DeleteObject", "s3:DeleteObjectVersion")},
         *{(a, ACCOUNT) for a in ("s3:GetObject", "s3:PutObject")},
         ("s3:PutObjectTagging", SESSIONS),                              # a reuse revocation rewrites the tagged record
-        ("s3:ListBucket", BUCKET),
+        ("s3:ListBucket", BUCKET),                                      # 404s; the scheduled run lists deletions/
+        ("s3:ListBucketVersions", BUCKET),                              # the purge (prefix users/<uuid>/ only)
+        *{(a, ACCOUNT_ALL) for a in ("s3:DeleteObject", "s3:DeleteObjectVersion")},   # the purge, by version
+        *{(a, DELETIONS) for a in ("s3:GetObject", "s3:PutObject", "s3:PutObjectTagging")},   # deletion records
+        *{(a, PURCHASES) for a in ("s3:GetObject", "s3:DeleteObject", "s3:DeleteObjectVersion")},   # claims released
+        *{(a, NOTIFICATIONS) for a in ("s3:GetObject", "s3:PutObject")},   # at-most-once markers
+        ("ssm:GetParameter", APPLE_KEY_PARAMETER),                      # the Sign in with Apple key, when configured
         ("logs:CreateLogStream", ("getatt", "AuthLinkLogGroup")), ("logs:PutLogEvents", ("getatt", "AuthLinkLogGroup")),
     },
 }
@@ -107,6 +121,10 @@ def identity_policies():
         props = res.get("Properties", {})
         if res["Type"] == "AWS::IAM::Role":
             for p in props.get("Policies", []):
+                if "Fn::If" in p:   # a policy present under a condition: checked as if it were on
+                    condition, present, absent = p["Fn::If"]
+                    assert absent == {"Ref": "AWS::NoValue"}, f"{lid}: conditional policy {condition} has an else branch"
+                    p = present
                 yield lid, [lid], p["PolicyDocument"]
             assert not props.get("ManagedPolicyArns"), f"{lid} attaches managed policies: {props['ManagedPolicyArns']}"
         elif res["Type"] in ("AWS::IAM::Policy", "AWS::IAM::ManagedPolicy"):
@@ -141,11 +159,15 @@ def test_no_wildcard_action_or_resource_wider_than_allowed():
     for owner, roles, action, key, st in grants():
         seen += 1
         assert "*" not in action and "?" not in action, f"{owner}: wildcard action {action}"
-        if isinstance(key, str):
+        if key == APPLE_KEY_PARAMETER:
+            assert action == "ssm:GetParameter" and roles == ["AuthLinkRole"], f"{owner}: {action} on the Apple key"
+        elif isinstance(key, str):
             assert key in OBJECT_PREFIXES, f"{owner}: resource {key} is not one of the object patterns this design allows"
+            assert key != ACCOUNT_ALL or (roles == ["AuthLinkRole"] and action in ("s3:DeleteObject", "s3:DeleteObjectVersion")), \
+                f"{owner}: {action} on every object of an account (only auth-link's purge deletes there)"
             assert action in S3_OBJECT_ACTIONS, f"{owner}: {action} on objects {key}"
         elif key == BUCKET:
-            assert action == "s3:ListBucket", f"{owner}: {action} on the bucket itself"
+            assert action in ("s3:ListBucket", "s3:ListBucketVersions"), f"{owner}: {action} on the bucket itself"
         elif key == ("getatt", "UserAccessRole"):
             assert action == "sts:AssumeRole", f"{owner}: {action} on the user-access role"
         elif key[0] == "getatt" and key[1] in LOG_GROUPS.values():
@@ -237,9 +259,12 @@ def test_signin_role_cannot_read_photos():
 
 
 def test_no_function_role_touches_the_users_own_data():
+    """No function reads or writes a user's photos; only auth-link's purge deletes them (delete)."""
     for _, roles, action, key, _ in grants():
         pattern = object_pattern(key)
         if not pattern or not set(roles) & set(EXPECTED_FUNCTION_GRANTS):
+            continue
+        if roles == ["AuthLinkRole"] and key == ACCOUNT_ALL and action in ("s3:DeleteObject", "s3:DeleteObjectVersion"):
             continue
         for data in USER_DATA_KEYS:
             assert not iam_match(pattern, data), f"{roles}: {action} on {key} admits {data}"
@@ -301,7 +326,7 @@ def test_bucket_policy_denies_unconditional_writes_of_identities_and_purchases()
 def test_session_records_expire_by_tag_after_the_refresh_lifetime():
     params = TEMPLATE["Parameters"]
     rules = RES["IdentityBucket"]["Properties"]["LifecycleConfiguration"]["Rules"]
-    tagged = [r for r in rules if r.get("TagFilters")]
+    tagged = [r for r in rules if {"Key": "record", "Value": "session"} in r.get("TagFilters", [])]
     assert len(tagged) == 1, tagged
     (rule,) = tagged
     assert rule["Status"] == "Enabled"
@@ -329,6 +354,8 @@ def test_functions_run_the_bootstrap_on_provided_al2023_with_the_contract_enviro
     assert TEMPLATE["Parameters"]["Architecture"]["Default"] == "x86_64"
     assert set(TEMPLATE["Parameters"]["Architecture"]["AllowedValues"]) == {"x86_64", "arm64"}
     assert set(glob["Environment"]["Variables"]) == CONTRACT_ENV
+    link_env = RES["AuthLinkFunction"]["Properties"]["Environment"]["Variables"]
+    assert set(link_env) == APPLE_REVOCATION_ENV, "only auth-link revokes Apple tokens"
     assert TEMPLATE["Parameters"]["CredentialsDurationSeconds"]["MaxValue"] <= 3600
     assert 128 <= glob["MemorySize"] <= 10240 and 1 <= glob["Timeout"] <= 900
     for fn, role in FUNCTIONS.items():
@@ -372,3 +399,45 @@ def test_outputs_name_the_functions_bucket_role_and_policy():
     for name in ("AuthSigninFunctionName", "AuthRefreshFunctionName", "AuthLinkFunctionName", "AuthSigninFunctionArn",
                  "IdentityBucketName", "UserAccessRoleArn", "InvokeFunctionsPolicyArn", "AuthSigninUrl"):
         assert name in outputs, name
+
+
+def test_the_purge_lists_versions_of_one_account_only():
+    (st,) = [st for _, roles, action, _, st in grants() if action == "s3:ListBucketVersions"]
+    assert st["Condition"] == {"StringLike": {"s3:prefix": f"users/{UUID}/"}}
+    assert iam_match(f"users/{UUID}/", f"users/{SAMPLE_UUID}/")
+    for other in ("users/", "identities/", f"users/{SAMPLE_UUID}x/", ""):
+        assert not iam_match(st["Condition"]["StringLike"]["s3:prefix"], other), other
+
+
+def test_apple_key_is_read_from_ssm_only_when_configured():
+    params = TEMPLATE["Parameters"]
+    assert params["ApplePrivateKeyParameter"]["Default"] == ""
+    assert re.fullmatch(params["ApplePrivateKeyParameter"]["AllowedPattern"], "/signin/apple-key")
+    assert not re.fullmatch(params["ApplePrivateKeyParameter"]["AllowedPattern"], "signin/apple-key")
+    assert not re.fullmatch(params["ApplePrivateKeyParameter"]["AllowedPattern"], "/a/*")
+    for name in ("AppleTeamId", "AppleKeyId"):
+        assert params[name]["Default"] == "" and re.fullmatch(params[name]["AllowedPattern"], "ABCDE12345")
+        assert not re.fullmatch(params[name]["AllowedPattern"], "abcde12345")
+    assert "ApplePrivateKey" not in params, "the key itself never travels as a parameter"
+    (policy,) = [p for p in RES["AuthLinkRole"]["Properties"]["Policies"] if "Fn::If" in p]
+    assert policy["Fn::If"][0] == "AppleKeyInSSM"
+    assert TEMPLATE["Conditions"]["AppleKeyInSSM"] == {"Fn::Not": [{"Fn::Equals": [{"Ref": "ApplePrivateKeyParameter"}, ""]}]}
+
+
+def test_auth_link_runs_hourly_with_time_to_purge():
+    fn = RES["AuthLinkFunction"]["Properties"]
+    assert fn["Events"] == {"Hourly": {"Type": "Schedule", "Properties": {
+        "Schedule": "rate(1 hour)", "Description": fn["Events"]["Hourly"]["Properties"]["Description"]}}}
+    assert 15 <= fn["Timeout"] <= 60
+    for other in ("AuthSigninFunction", "AuthRefreshFunction"):
+        assert "Events" not in RES[other]["Properties"]
+
+
+def test_finished_deletion_records_and_event_markers_expire():
+    rules = {r["Id"]: r for r in RES["IdentityBucket"]["Properties"]["LifecycleConfiguration"]["Rules"]}
+    done = rules["ExpireFinishedDeletionRecords"]
+    assert done["Prefix"] == "deletions/" and done["TagFilters"] == [{"Key": "record", "Value": "deletion-done"}]
+    assert done["ExpirationInDays"] == {"Ref": "DeletionRecordRetentionDays"}
+    markers = rules["ExpireAppleAccountEventMarkers"]
+    assert markers["Prefix"] == "notifications/apple-account/" and markers["ExpirationInDays"] >= 2
+    assert "TagFilters" not in markers

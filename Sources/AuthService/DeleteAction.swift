@@ -1,0 +1,37 @@
+import AccountDomain
+import PlatformSupport
+
+/// auth-link `delete`: delete the signed-in account (docs/API.md, auth-link `delete`). The
+/// account domain commits, unmaps and purges; then, when the account had an Apple identity and
+/// revocation is configured, the app's fresh `authorizationCode` is exchanged and the tokens it
+/// yields are revoked. The code is spent last, so a deletion that fails keeps it unspent.
+struct DeleteAction: Action {
+    static let name = "delete"
+    /// Time kept back from the purge for what follows it: saving the deletion record, and Apple's
+    /// two endpoints when there is a code to exchange.
+    static let reserveMilliseconds: Int64 = 1_000
+    static let appleReserveMilliseconds: Int64 = 4_000
+
+    let refreshToken: String
+    let authorizationCode: String?
+
+    init(_ request: Request) throws(ServiceError) {
+        refreshToken = try request.refreshToken()
+        authorizationCode = try request.optionalString("authorizationCode", maxBytes: 1024).flatMap {
+            $0.isEmpty ? nil : $0
+        }
+    }
+
+    func run(_ d: ServiceDependencies, deadline: Deadline) throws -> Answer {
+        let willRevoke = authorizationCode != nil && d.appleRevocation != nil
+        let reserve = Self.reserveMilliseconds + (willRevoke ? Self.appleReserveMilliseconds : 0)
+        let outcome = try d.accounts.deleteAccount(
+            token: refreshToken, purgeUntil: deadline.earlier(by: reserve), deadline: deadline)
+        var revoked: Bool?
+        if let subject = outcome.appleSubject, let revocation = d.appleRevocation {
+            revoked =
+                authorizationCode.map { revocation.revoke(code: $0, subject: subject, deadline: deadline) } ?? false
+        }
+        return .deleted(outcome, appleTokensRevoked: revoked)
+    }
+}
