@@ -8,7 +8,7 @@ import uuid
 
 import pytest
 
-from service_support import Service
+from service_support import Service, url_event, via_url
 
 
 @pytest.fixture
@@ -17,35 +17,6 @@ def service(moto, idp, tmp_path):
     yield service
     for emu in service.emulators:
         emu.stop()
-
-
-def url_event(body: str | None, base64_encoded: bool = False) -> dict:
-    """What a Lambda Function URL sends for `POST /` (HTTP payload format 2.0)."""
-    return {
-        "version": "2.0", "routeKey": "$default", "rawPath": "/", "rawQueryString": "",
-        "headers": {"content-type": "application/json", "host": "abc123.lambda-url.us-east-1.on.aws",
-                    "user-agent": "SigninApp/1.0", "x-forwarded-proto": "https"},
-        "requestContext": {
-            "accountId": "anonymous", "apiId": "abc123", "domainName": "abc123.lambda-url.us-east-1.on.aws",
-            "domainPrefix": "abc123", "requestId": str(uuid.uuid4()), "routeKey": "$default", "stage": "$default",
-            "time": "01/Jan/2025:00:00:00 +0000", "timeEpoch": 1735689600000,
-            "http": {"method": "POST", "path": "/", "protocol": "HTTP/1.1", "sourceIp": "192.0.2.10", "userAgent": "SigninApp/1.0"},
-        },
-        "body": body,
-        "isBase64Encoded": base64_encoded,
-    }
-
-
-def via_url(emu, event: dict) -> tuple[int, dict, dict]:
-    """Invokes with a Function URL event; returns (statusCode, headers, envelope)."""
-    answer = emu.invoke(event)
-    assert set(answer) >= {"statusCode", "headers", "body"}, f"not a Function URL answer: {str(answer)[:300]}"
-    assert answer.get("isBase64Encoded", False) is False
-    assert answer["headers"].get("content-type") == "application/json"
-    envelope = json.loads(answer["body"])
-    assert set(envelope) == {"success", "data", "meta"} or set(envelope) == {"success", "error", "meta"}
-    assert envelope["meta"]["requestId"]
-    return answer["statusCode"], answer["headers"], envelope
 
 
 def b64(text: str) -> str:

@@ -213,6 +213,19 @@ class IdentityProvider:
             raise ValueError(f"unknown sign mode {sign}")
         return f"{signing_input.decode()}.{b64url(sig)}"
 
+    def apple_notification(self, sub: str, event_type: str, jti: str | None = None, now: int | None = None,
+                           events_as: str = "string", aud: str = APPLE_AUDIENCE, sign: str = "jwks", **extra) -> str:
+        """A Sign in with Apple server-to-server notification's `payload`, as Apple signs it: iss,
+        aud, iat, jti, and `events` (a JSON string as Apple sends it, or an object)."""
+        now = int(now if now is not None else time.time())
+        event = {"type": event_type, "sub": sub, "event_time": now * 1000 if events_as == "ms" else now}
+        if event_type.startswith("email-"):
+            event.update({"email": f"{sub[:8]}@privaterelay.appleid.com", "is_private_email": "true"})
+        claims = {"iss": APPLE_ISSUER, "aud": aud, "iat": now, "jti": jti or uuid.uuid4().hex,
+                  "events": event if events_as == "object" else json.dumps(event, separators=(",", ":"))}
+        claims.update(extra)
+        return self.forge("apple", claims, sign=sign)
+
     def apple_token(self, sub: str, **kw) -> str:
         return self.mint("apple", self.apple_claims(sub, **kw))
 

@@ -1,0 +1,239 @@
+"""Account deletion end to end (docs/API.md, auth-link `delete`, "Notifications", "Scheduled run";
+issue 11): the real executables under the official Lambda emulator, against moto with a versioned
+bucket and signature checking on, with ID tokens and Apple's notifications from the loopback test
+issuer.
+
+Refresh tokens are secrets: assertions carry their own messages (codes, keys, counts), never a
+token, and pytest's assertion rewriting is off for this module: PYTEST_DONT_REWRITE."""
+import json
+import time
+import uuid as uuidlib
+
+from service_support import apple_sub, google_sub, ok, url_event, via_url
+
+
+def refused(answer: dict, expected: str, what: str) -> None:
+    got = answer["error"]["code"] if answer.get("success") is False else "success"
+    assert got == expected, f"{what}: expected {expected}, got {got}"
+
+
+def versions_under(svc, prefix: str) -> list[tuple[str, str]]:
+    """Every version and delete marker under `prefix`: (key, kind)."""
+    s3 = svc.moto.s3()
+    out = []
+    for page in s3.get_paginator("list_object_versions").paginate(Bucket=svc.moto.bucket, Prefix=prefix):
+        out += [(v["Key"], "version") for v in page.get("Versions", [])]
+        out += [(m["Key"], "marker") for m in page.get("DeleteMarkers", [])]
+    return out
+
+
+def signup(svc, provider="apple", sub=None):
+    sub = sub or (apple_sub() if provider == "apple" else google_sub())
+    token = svc.idp.apple_token(sub) if provider == "apple" else svc.idp.google_token(sub)
+    data = ok(svc.signin(provider=provider, idToken=token))
+    return sub, data
+
+
+def fill_photos(svc, data: dict, count: int = 5) -> None:
+    """The user's own uploads with the credentials the sign-in handed out: overwritten objects
+    (noncurrent versions) and a deleted one (a delete marker), as a photo app leaves them."""
+    c = data["credentials"]
+    s3 = svc.moto.client("s3", c["accessKeyId"], c["secretAccessKey"], c["sessionToken"])
+    prefix = data["storage"]["prefix"]
+    for i in range(count):
+        s3.put_object(Bucket=svc.moto.bucket, Key=f"{prefix}photos/img{i}.jpg", Body=b"v1")
+    s3.put_object(Bucket=svc.moto.bucket, Key=f"{prefix}photos/img0.jpg", Body=b"v2")
+    s3.put_object(Bucket=svc.moto.bucket, Key=f"{prefix}thumbnails/img0.jpg", Body=b"t")
+    s3.delete_object(Bucket=svc.moto.bucket, Key=f"{prefix}thumbnails/img0.jpg")
+
+
+def deletion_record(svc, uuid: str) -> dict:
+    return svc.read_json(f"deletions/{uuid}.json")
+
+
+# ---------------------------------------------------------------- delete
+
+def test_delete_purges_every_version_unmaps_identities_and_ends_sessions(svc):
+    sub, data = signup(svc)
+    uuid = data["user"]["serviceUserID"]
+    token = data["refreshToken"]
+    g = google_sub()
+    ok(svc.link(refreshToken=token, provider="google", idToken=svc.idp.google_token(g)))
+    second = ok(svc.signin(provider="google", idToken=svc.idp.google_token(g), intent="signin"))["refreshToken"]
+    fill_photos(svc, data)
+    assert len(versions_under(svc, f"users/{uuid}/")) > 10
+
+    answer = ok(svc.link(refreshToken=token, action="delete"))
+    assert answer == {"deleted": True, "serviceUserID": uuid, "purge": "complete", "appleTokensRevoked": None}, \
+        f"delete answered {sorted(answer)} purge={answer.get('purge')}"
+
+    left = versions_under(svc, f"users/{uuid}/")
+    assert left == [], f"{len(left)} versions or markers left under the account"
+    for key in (f"identities/apple/{sub}", f"identities/google/{g}"):
+        assert svc.read_object(key) is None, f"{key} still exists"
+    record = deletion_record(svc, uuid)
+    assert record["committedAt"] and record["mappingsRemoved"] and record["purge"]["complete"]
+    assert record["purge"]["objectsDeleted"] >= 10
+    text = json.dumps(record)
+    assert sub not in text and g not in text and "@" not in text, "the deletion record holds personal data"
+
+    for t, what in ((token, "the deleting session"), (second, "another session")):
+        refused(svc.refresh(refreshToken=t), "SESSION_INVALID", f"refresh of {what}")
+        refused(svc.link(refreshToken=t, action="delete"), "SESSION_INVALID", f"a second delete by {what}")
+    refused(svc.signin(provider="apple", idToken=svc.idp.apple_token(sub), intent="signin"), "ACCOUNT_NOT_FOUND",
+            "sign-in with the deleted account's Apple identity")
+    fresh = ok(svc.signin(provider="google", idToken=svc.idp.google_token(g)))
+    assert fresh["isNewUser"] and fresh["user"]["serviceUserID"] != uuid, "a former identity reached the old UUID"
+
+
+def test_delete_needs_a_recent_sign_in_and_a_current_token_and_changes_nothing_otherwise(svc):
+    _, data = signup(svc)
+    token = data["refreshToken"]
+    before = svc.snapshot()
+    stale = svc.start("auth-link", RECENT_AUTH_SECONDS=0)
+    refused(stale.invoke({"refreshToken": token, "action": "delete"}), "REAUTHENTICATION_REQUIRED", "an old sign-in")
+    refused(svc.link(action="delete"), "INVALID_REQUEST", "no refresh token")
+    refused(svc.link(refreshToken=token, action="delete", authorizationCode=7), "INVALID_REQUEST", "a numeric code")
+    refused(svc.link(refreshToken=token[:-2] + "AA", action="delete"), "SESSION_INVALID", "a forged token")
+    after = svc.snapshot()
+    assert after == before, f"a refused delete changed S3: {sorted(set(after) ^ set(before))}"
+    ok(svc.refresh(refreshToken=token))
+
+
+def test_a_purge_that_does_not_fit_is_pending_and_the_scheduled_run_finishes_both_passes(svc):
+    sub, data = signup(svc)
+    uuid = data["user"]["serviceUserID"]
+    fill_photos(svc, data, count=20)
+    # One second of Lambda time: the commit and the unmapping fit, the purge's budget does not.
+    hurried = svc.start("auth-link", AWS_LAMBDA_FUNCTION_TIMEOUT=1)
+    answer = ok(hurried.invoke({"refreshToken": data["refreshToken"], "action": "delete"}))
+    assert answer["purge"] == "pending", f"purge answered {answer['purge']}"
+    assert svc.read_object(f"identities/apple/{sub}") is None, "the identity file outlived the answer"
+    refused(svc.refresh(refreshToken=data["refreshToken"]), "SESSION_INVALID", "refresh after the deletion")
+    assert versions_under(svc, f"users/{uuid}/"), "nothing was left for the scheduled run"
+
+    scheduled = {"version": "0", "id": str(uuidlib.uuid4()), "detail-type": "Scheduled Event", "source": "aws.events",
+                 "account": "123456789012", "time": "2026-11-23T10:00:00Z", "region": "us-east-1",
+                 "resources": ["arn:aws:events:us-east-1:123456789012:rule/hourly"], "detail": {}}
+    summary = ok(svc.link(**scheduled))
+    assert set(summary) == {"purged", "pending"} and summary["purged"] >= 1, f"scheduled run: {summary}"
+    assert versions_under(svc, f"users/{uuid}/") == [], "the scheduled run left versions"
+    record = deletion_record(svc, uuid)
+    assert record["purge"]["complete"] and record["purge"]["passes"] == 1 and not record["secondPassDoneAt"]
+
+    # Credentials issued before the deletion could still write until they expire: a late upload,
+    # then the second pass, made due now by moving its time back.
+    c = data["credentials"]
+    late = svc.moto.client("s3", c["accessKeyId"], c["secretAccessKey"], c["sessionToken"])
+    late.put_object(Bucket=svc.moto.bucket, Key=f"users/{uuid}/photos/late.jpg", Body=b"late")
+    record["secondPassDueAt"] = "2020-01-01T00:00:00.000Z"
+    svc.moto.s3().put_object(Bucket=svc.moto.bucket, Key=f"deletions/{uuid}.json", Body=json.dumps(record).encode(),
+                             ContentType="application/json")
+    ok(svc.link(**scheduled))
+    assert versions_under(svc, f"users/{uuid}/") == [], "the second pass left the late upload"
+    record = deletion_record(svc, uuid)
+    assert record["secondPassDoneAt"] and record["purge"]["passes"] == 2, f"record after the second pass: {record['purge']}"
+    tags = svc.moto.s3().get_object_tagging(Bucket=svc.moto.bucket, Key=f"deletions/{uuid}.json")["TagSet"]
+    assert {"Key": "record", "Value": "deletion-done"} in tags, f"finished record tags: {tags}"
+    # A scheduled event sent again (by anyone) does nothing more for this account.
+    ok(svc.link(**scheduled))
+    assert deletion_record(svc, uuid) == record
+
+
+# ---------------------------------------------------------------- Sign in with Apple notifications
+
+def notify(svc, payload: str, shape: str = "payload") -> tuple[int, dict]:
+    status, _, envelope = via_url(svc.fn("auth-link"), url_event(json.dumps({shape: payload})))
+    return status, envelope
+
+
+def provider_entry(svc, uuid: str, kind: str) -> dict | None:
+    doc = svc.read_json(f"users/{uuid}/account/providers.json")
+    return next((p for p in doc["providers"] if p["type"] == kind), None)
+
+
+def test_email_events_set_deliverability_once_per_notification(svc):
+    sub, data = signup(svc)
+    uuid = data["user"]["serviceUserID"]
+    jti = uuidlib.uuid4().hex
+    status, envelope = notify(svc, svc.idp.apple_notification(sub, "email-disabled", jti=jti))
+    assert (status, envelope["data"]) == (200, {"status": "processed"}), f"email-disabled: {status} {envelope}"
+    assert provider_entry(svc, uuid, "apple")["emailDeliverable"] is False
+    # events as an object, not a string
+    status, envelope = notify(svc, svc.idp.apple_notification(sub, "email-enabled", events_as="object"))
+    assert (status, envelope["data"]["status"]) == (200, "processed")
+    assert provider_entry(svc, uuid, "apple")["emailDeliverable"] is True
+    # the first notification replayed: a duplicate, nothing changes
+    status, envelope = notify(svc, svc.idp.apple_notification(sub, "email-disabled", jti=jti))
+    assert (status, envelope["data"]["status"]) == (200, "duplicate")
+    assert provider_entry(svc, uuid, "apple")["emailDeliverable"] is True
+    assert svc.read_object(f"notifications/apple-account/{jti}") is not None
+
+
+def test_consent_revoked_ends_the_apple_sessions_and_keeps_the_link(svc):
+    sub, data = signup(svc)
+    g = google_sub()
+    ok(svc.link(refreshToken=data["refreshToken"], provider="google", idToken=svc.idp.google_token(g)))
+    google_session = ok(svc.signin(provider="google", idToken=svc.idp.google_token(g), intent="signin"))["refreshToken"]
+    status, envelope = notify(svc, svc.idp.apple_notification(sub, "consent-revoked"))
+    assert (status, envelope["data"]["status"]) == (200, "processed"), f"consent-revoked: {status}"
+    refused(svc.refresh(refreshToken=data["refreshToken"]), "SESSION_INVALID", "the Apple session after consent-revoked")
+    ok(svc.refresh(refreshToken=google_session))
+    assert provider_entry(svc, data["user"]["serviceUserID"], "apple") is not None, "the Apple link went"
+    ok(svc.signin(provider="apple", idToken=svc.idp.apple_token(sub), intent="signin"))
+
+
+def test_account_delete_unlinks_apple_or_deletes_an_apple_only_account(svc):
+    # Apple and Google: Apple is unlinked, the account stays.
+    sub, data = signup(svc)
+    uuid = data["user"]["serviceUserID"]
+    g = google_sub()
+    ok(svc.link(refreshToken=data["refreshToken"], provider="google", idToken=svc.idp.google_token(g)))
+    status, envelope = notify(svc, svc.idp.apple_notification(sub, "account-delete"))
+    assert (status, envelope["data"]["status"]) == (200, "processed")
+    assert provider_entry(svc, uuid, "apple") is None and svc.read_object(f"identities/apple/{sub}") is None
+    refused(svc.refresh(refreshToken=data["refreshToken"]), "SESSION_INVALID", "the Apple session after account-delete")
+    assert ok(svc.signin(provider="google", idToken=svc.idp.google_token(g), intent="signin"))["user"]["serviceUserID"] == uuid
+
+    # Apple only: the account is deleted as `delete` deletes it.
+    only, data = signup(svc)
+    uuid = data["user"]["serviceUserID"]
+    fill_photos(svc, data)
+    status, envelope = notify(svc, svc.idp.apple_notification(only, "account-delete"))
+    assert (status, envelope["data"]["status"]) == (200, "processed")
+    refused(svc.signin(provider="apple", idToken=svc.idp.apple_token(only), intent="signin"), "ACCOUNT_NOT_FOUND",
+            "sign-in after Apple's account-delete")
+    assert deletion_record(svc, uuid)["committedAt"]
+    assert versions_under(svc, f"users/{uuid}/") == [], "the account's data outlived Apple's account-delete"
+
+
+def test_notifications_that_fail_verification_are_400_and_change_nothing(svc):
+    sub, data = signup(svc)
+    before = svc.snapshot()
+    bad = {
+        "foreign key": svc.idp.apple_notification(sub, "account-delete", sign="foreign"),
+        "another audience": svc.idp.apple_notification(sub, "account-delete", aud="com.example.other"),
+        "older than 24 hours": svc.idp.apple_notification(sub, "account-delete", now=int(time.time()) - 25 * 3600),
+        "issued in the future": svc.idp.apple_notification(sub, "account-delete", now=int(time.time()) + 600),
+        "not a JWT": "not-a-jwt",
+        "a Google token": svc.idp.google_token(google_sub()),
+    }
+    for what, payload in bad.items():
+        status, envelope = notify(svc, payload)
+        assert status == 400 and envelope["success"] is False, f"{what}: HTTP {status}"
+    after = svc.snapshot()
+    assert after == before, f"a refused notification changed S3: {sorted(set(after) ^ set(before))}"
+    ok(svc.refresh(refreshToken=data["refreshToken"]))
+
+
+def test_notifications_about_unknown_identities_or_types_are_acknowledged(svc):
+    status, envelope = notify(svc, svc.idp.apple_notification(apple_sub(), "account-delete"))
+    assert (status, envelope["data"]["status"]) == (200, "unknownIdentity")
+    status, envelope = notify(svc, svc.idp.apple_notification(apple_sub(), "some-future-event"))
+    assert (status, envelope["data"]["status"]) == (200, "ignored")
+
+
+def test_app_store_notifications_are_refused_while_purchases_are_off(svc):
+    status, envelope = notify(svc, "a.b.c", shape="signedPayload")
+    assert status == 400 and envelope["error"]["code"] == "INVALID_REQUEST"
+
