@@ -4,7 +4,10 @@ import PlatformSupport
 /// The purge of `users/{uuid}/` in a versioned bucket: every version and delete marker, listed
 /// a page (1,000) at a time and deleted for good in batches of 1,000 by version id. Each round
 /// deletes the page listed by the round before while it lists the next one, so the two overlap
-/// on the shared curl multi handle.
+/// on the shared curl multi handle. The version a listing continues after (its marker) is kept
+/// until that listing has answered: a listing whose marker version was already deleted finds
+/// nothing after it (moto answers an empty, final page; S3 does not document the case), which
+/// would end the pass with most of the account left.
 extension AccountService {
     /// Below this much time left before `until`, no new round starts (a DeleteObjects of 1,000
     /// takes a second or so on S3).
@@ -26,6 +29,8 @@ extension AccountService {
         var marker: S3VersionListing.Marker?
         var listing = true
         var toDelete: [S3ObjectVersion] = []
+        // The previous page's marker version: deleted once the listing that starts after it answered.
+        var held: S3ObjectVersion?
         var deleted = 0
         var refused = 0
         for _ in 0..<AccountService.maxPurgeRounds {
@@ -44,8 +49,15 @@ extension AccountService {
             if let list {
                 let page = try answers.value(list)
                 toDelete = page.versions
+                if let kept = held { toDelete.append(kept) }  // its listing has answered
+                held = nil
                 marker = page.next
                 listing = page.next != nil
+                if let next = page.next,
+                    let i = toDelete.firstIndex(where: { $0.key == next.key && $0.versionID == next.versionID })
+                {
+                    held = toDelete.remove(at: i)
+                }
             }
         }
         return (false, deleted)

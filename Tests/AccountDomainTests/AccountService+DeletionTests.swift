@@ -52,6 +52,25 @@ import Testing
         #expect(again.isNewUser && again.account.serviceUserID != uuid)
     }
 
+    /// Several pages of versions, each round's listing and deletion applied in either order: the
+    /// version a listing continues after is deleted only once that listing has answered.
+    @Test(arguments: [false, true]) func aPurgeOfSeveralPagesLeavesNothing(backwards: Bool) throws {
+        let f = AccountFixture()
+        let up = try f.signUp()
+        let uuid = up.account.serviceUserID
+        for i in 0..<1_300 {
+            let key = AccountKeys.userPrefix(uuid) + "photos/\(i).jpg"
+            f.s3.store(key, [1], contentType: "image/jpeg")
+            if i < 700 { f.s3.store(key, [2], contentType: "image/jpeg") }
+            if i >= 1_100 { _ = f.s3.apply(.s3Delete(key: key, condition: .none)) }
+        }
+        #expect(f.s3.versions(under: AccountKeys.userPrefix(uuid)) > 2_000)
+        f.backend.applyRoundsBackwards = backwards
+        let out = try f.service.deleteAccount(token: up.session.refreshToken.value, purgeUntil: far, deadline: .none)
+        #expect(out.purgeComplete)
+        #expect(f.s3.versions(under: AccountKeys.userPrefix(uuid)) == 0, "every version and delete marker")
+    }
+
     @Test func aPurgeThatDoesNotFitIsPendingAndTheScheduledRunFinishesItThenPassesAgain() throws {
         let f = AccountFixture()
         let up = try populated(f)

@@ -21,6 +21,8 @@ final class DirectBackend: AccountBackend {
     var rounds = 0
     var requests = 0
     var intercept: ((AWSCall, SimulatedS3) -> Interception)?
+    /// Applies each round's calls last to first (S3 may answer a round's requests in any order).
+    var applyRoundsBackwards = false
     private var intercepting = false
 
     init(versioned: Bool = true) { s3 = SimulatedS3(versioned: versioned) }
@@ -29,6 +31,11 @@ final class DirectBackend: AccountBackend {
 
     func run(_ calls: [AWSCall], deadline: Deadline) -> [Result<AWSCallOutcome, AWSError>] {
         rounds += 1
+        if applyRoundsBackwards {
+            applyRoundsBackwards = false
+            defer { applyRoundsBackwards = true }
+            return run(calls.reversed(), deadline: deadline).reversed().map { $0 }
+        }
         return calls.map { call in
             requests += 1
             // An interceptor that runs another operation does so without being intercepted itself.

@@ -118,7 +118,12 @@ final class SimulatedS3 {
                     all.append(S3ObjectVersion(key: key, versionID: v.versionID, isDeleteMarker: v.isDeleteMarker))
                 }
             }
-            if let marker, let i = all.firstIndex(where: { $0.key == marker.key && $0.versionID == marker.versionID }) {
+            if let marker {
+                // A marker whose version is gone finds nothing after it (moto's answer; S3 does
+                // not document the case): a purge must not delete its marker before listing on.
+                guard let i = all.firstIndex(where: { $0.key == marker.key && $0.versionID == marker.versionID }) else {
+                    return .success(.versions(S3VersionListing(versions: [], next: nil)))
+                }
                 all.removeFirst(i + 1)
             }
             let page = Array(all.prefix(1000))
