@@ -31,6 +31,10 @@ let package = Package(
             dependencies: ["SigV4", "CryptoPrimitives", "CurlHTTP", "StrictJSON", "PlatformSupport"]),
         .target(
             name: "TokenVerification", dependencies: ["CryptoPrimitives", "CurlHTTP", "StrictJSON", "PlatformSupport"]),
+        // Sign in with Apple's token endpoints (exchange a code, revoke the tokens) for account
+        // deletion; the caller verifies the id_token and reads the key's SSM parameter itself.
+        .target(
+            name: "SignInWithApple", dependencies: ["CryptoPrimitives", "CurlHTTP", "StrictJSON", "PlatformSupport"]),
         .target(
             name: "AccountDomain",
             dependencies: ["AWSClients", "TokenVerification", "CryptoPrimitives", "StrictJSON", "PlatformSupport"]),
@@ -69,6 +73,9 @@ let package = Package(
         .testTarget(
             name: "TokenVerificationTests",
             dependencies: ["TokenVerification", "CryptoPrimitives", "StrictJSON", "PlatformSupport"]),
+        .testTarget(
+            name: "SignInWithAppleTests",
+            dependencies: ["SignInWithApple", "CryptoPrimitives", "CurlHTTP", "StrictJSON", "PlatformSupport"]),
         .testTarget(name: "AccountDomainTests", dependencies: ["AccountDomain", "StrictJSON", "PlatformSupport"]),
         .testTarget(name: "AuthServiceTests", dependencies: ["AuthService", "StrictJSON", "LambdaRuntime"]),
     ],

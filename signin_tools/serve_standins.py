@@ -2,7 +2,7 @@
 standard input closes (or --max-seconds pass). Swift test targets launch it with
 `Process` so that `swift test` alone brings up what it needs; it stops with its parent.
 
-    .venv/bin/python -m signin_tools.serve_standins --moto --idp [--max-seconds 900]
+    .venv/bin/python -m signin_tools.serve_standins --moto --idp [--apple-auth] [--max-seconds 900]
 
 Printed keys: "moto" (the function env: AWS_* , IDENTITY_BUCKET, USER_ROLE_ARN) and "idp"
 (APPLE_/GOOGLE_ JWKS URLs and audiences). Commands on stdin, one JSON object a line, answered
@@ -17,6 +17,14 @@ arguments, then "claims" merged over them and "drop": [names] removed), and "sig
 Cache-Control max-age (null: no header).
 
 For moto: {"ssm_put": "/name", "value": "..."} stores a SecureString parameter → {"ok": true}.
+
+--apple-auth (starts the IdP too, sharing it with --idp): Sign in with Apple's token endpoints
+(standins/apple_auth.py); printed key "apple_auth" (APPLE_TEAM_ID, APPLE_KEY_ID, APPLE_PRIVATE_KEY,
+APPLE_AUTH_URL, APPLE_CLIENT_ID). {"apple_code": sub, "email": optional} → {"code"};
+{"apple_revoked": true} → {"revoked": [[token, hint], ...]}; {"apple_requests": true} →
+{"token": n, "revoke": m}; {"apple_fail_next": n, "status": 503} → {"ok"}; {"apple_down": bool,
+"hang": bool} → {"ok"}; {"apple_sub_override": sub | null} → {"ok"}; {"apple_foreign_key": true}
+→ {"pem"}: a fresh P-256 key Apple does not know.
 """
 import argparse
 import json
@@ -24,7 +32,7 @@ import select
 import sys
 import time
 
-from .standins import IdentityProvider, MotoServer
+from .standins import AppleAuthServer, IdentityProvider, MotoServer
 from .standins.idp import SigningKey
 
 
@@ -32,16 +40,20 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--moto", action="store_true")
     ap.add_argument("--idp", action="store_true")
+    ap.add_argument("--apple-auth", action="store_true")
     ap.add_argument("--max-seconds", type=float, default=900)
     args = ap.parse_args()
     moto = MotoServer().start() if args.moto else None
-    idp = IdentityProvider().start() if args.idp else None
+    idp = IdentityProvider().start() if args.idp or args.apple_auth else None
+    apple = AppleAuthServer(idp).start() if args.apple_auth else None
     try:
         info = {}
         if moto:
             info["moto"] = moto.function_env()
         if idp:
             info["idp"] = idp.function_env()
+        if apple:
+            info["apple_auth"] = apple.function_env()
         print(json.dumps(info), flush=True)
         deadline = time.monotonic() + args.max_seconds
         while time.monotonic() < deadline:
@@ -51,8 +63,10 @@ def main() -> int:
             line = sys.stdin.readline()
             if not line:
                 break  # parent closed stdin: done
-            print(json.dumps(handle(json.loads(line), idp, moto)), flush=True)
+            print(json.dumps(handle(json.loads(line), idp, moto, apple)), flush=True)
     finally:
+        if apple:
+            apple.stop()
         if idp:
             idp.stop()
         if moto:
@@ -60,7 +74,9 @@ def main() -> int:
     return 0
 
 
-def handle(cmd: dict, idp, moto=None) -> dict:
+def handle(cmd: dict, idp, moto=None, apple=None) -> dict:
+    if any(k.startswith("apple_") for k in cmd):
+        return handle_apple(cmd, apple)
     if "ssm_put" in cmd:
         if moto is None:
             return {"error": "no moto"}
@@ -98,6 +114,32 @@ def handle(cmd: dict, idp, moto=None) -> dict:
         new = SigningKey(f"{cmd['rotate']}-test-{len(keys) + 1}")
         keys.insert(0, new)
         return {"kid": new.kid}
+    return {"error": "unknown command"}
+
+
+def handle_apple(cmd: dict, apple) -> dict:
+    if apple is None:
+        return {"error": "no apple-auth"}
+    if "apple_code" in cmd:
+        return {"code": apple.issue_code(cmd["apple_code"], email=cmd.get("email"))}
+    if "apple_revoked" in cmd:
+        return {"revoked": [list(entry) for entry in apple.revoked]}
+    if "apple_requests" in cmd:
+        return dict(apple.requests)
+    if "apple_fail_next" in cmd:
+        apple.fail_next(int(cmd["apple_fail_next"]), status=int(cmd.get("status", 503)))
+        return {"ok": True}
+    if "apple_down" in cmd:
+        if cmd["apple_down"]:
+            apple.down(hang=bool(cmd.get("hang", False)))
+        else:
+            apple.up()
+        return {"ok": True}
+    if "apple_sub_override" in cmd:
+        apple.id_token_sub_override = cmd["apple_sub_override"]
+        return {"ok": True}
+    if "apple_foreign_key" in cmd:
+        return {"pem": AppleAuthServer(apple.idp).private_key_pem()}
     return {"error": "unknown command"}
 
 

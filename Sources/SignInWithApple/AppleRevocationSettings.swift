@@ -1,0 +1,148 @@
+import PlatformSupport
+
+/// Sign in with Apple token revocation (account deletion, App Store Review Guideline 5.1.1(v)):
+/// the team and key that sign `client_secret`, the `client_id` at Apple, and where Apple's token
+/// endpoints are. Read once at init; `nil` from `from(environment:)` means revocation is off.
+/// The key's PEM never shows in a description or a mirror (`AppleKeySource` redacts it).
+public struct AppleRevocationSettings: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible,
+    CustomReflectable
+{
+    public static let defaultAuthURL = "https://appleid.apple.com"
+    /// Apple's Team IDs and Key IDs: ten characters, uppercase letters and digits.
+    static let identifierLength = 10
+    static let maxClientIDBytes = 255
+    static let maxParameterNameBytes = 2048
+
+    /// `iss` of `client_secret`.
+    public let teamID: String
+    /// `kid` of `client_secret`.
+    public let keyID: String
+    /// `client_id` at `/auth/token` and `/auth/revoke`, and `sub` of `client_secret`; the `aud` of
+    /// the id_token Apple returns.
+    public let clientID: String
+    /// `scheme://host[:port][/path]` without a trailing slash; `/auth/token` and `/auth/revoke`
+    /// are appended.
+    public let authURL: String
+    public let keySource: AppleKeySource
+
+    package init(teamID: String, keyID: String, clientID: String, authURL: String, keySource: AppleKeySource) {
+        self.teamID = teamID
+        self.keyID = keyID
+        self.clientID = clientID
+        self.authURL = authURL
+        self.keySource = keySource
+    }
+
+    /// From the process environment (`from(environment:)` with `Environment.get`).
+    public static func fromEnvironment() throws(ConfigurationError) -> AppleRevocationSettings? {
+        try from(environment: { Environment.get($0) })
+    }
+
+    /// `APPLE_TEAM_ID` and `APPLE_KEY_ID` (both unset or empty: revocation off, nil; one alone is
+    /// an error), exactly one of `APPLE_PRIVATE_KEY` / `APPLE_PRIVATE_KEY_PARAMETER`,
+    /// `APPLE_CLIENT_ID` (default: the first of `APPLE_AUDIENCES`; when both are given it must be
+    /// one of them, since Apple's id_token names it as its audience) and `APPLE_AUTH_URL` (https,
+    /// or http to a loopback host; no query or fragment). An empty variable counts as unset.
+    /// Errors name the variable and the rule, never the value.
+    public static func from(environment get: (String) -> String?) throws(ConfigurationError) -> Self? {
+        func value(_ name: String) -> String? {
+            guard let v = get(name), !v.isEmpty else { return nil }
+            return v
+        }
+        func refuse(_ variable: String, _ message: String) -> ConfigurationError {
+            ConfigurationError(variable: variable, message: message)
+        }
+        let team = value("APPLE_TEAM_ID")
+        let key = value("APPLE_KEY_ID")
+        guard team != nil || key != nil else { return nil }
+        guard let team else { throw refuse("APPLE_TEAM_ID", "is not set, but APPLE_KEY_ID is (set both or neither)") }
+        guard let key else { throw refuse("APPLE_KEY_ID", "is not set, but APPLE_TEAM_ID is (set both or neither)") }
+        guard isAppleIdentifier(team) else { throw refuse("APPLE_TEAM_ID", "must be 10 characters of A-Z and 0-9") }
+        guard isAppleIdentifier(key) else { throw refuse("APPLE_KEY_ID", "must be 10 characters of A-Z and 0-9") }
+
+        let keySource: AppleKeySource
+        switch (value("APPLE_PRIVATE_KEY"), value("APPLE_PRIVATE_KEY_PARAMETER")) {
+        case (nil, nil):
+            throw refuse("APPLE_PRIVATE_KEY", "or APPLE_PRIVATE_KEY_PARAMETER must be set when APPLE_TEAM_ID is")
+        case (.some, .some):
+            throw refuse("APPLE_PRIVATE_KEY", "and APPLE_PRIVATE_KEY_PARAMETER are both set (set one)")
+        case (let pem?, nil):
+            keySource = .pem(pem)
+        case (nil, let name?):
+            guard isParameterName(name) else {
+                throw refuse("APPLE_PRIVATE_KEY_PARAMETER", "must be 1-2048 characters of [A-Za-z0-9_./-]")
+            }
+            keySource = .parameter(name: name)
+        }
+
+        let audiences = audienceList(value("APPLE_AUDIENCES"))
+        let clientID: String
+        if let configured = value("APPLE_CLIENT_ID") {
+            clientID = configured.trimmingASCIISpaces()
+            guard isClientID(clientID) else {
+                throw refuse("APPLE_CLIENT_ID", "must be 1-255 printable ASCII characters without blanks")
+            }
+            guard audiences.isEmpty || audiences.contains(clientID) else {
+                throw refuse("APPLE_CLIENT_ID", "must be one of APPLE_AUDIENCES (the returned id_token's audience)")
+            }
+        } else if let first = audiences.first {
+            clientID = first
+            guard isClientID(clientID) else {
+                throw refuse("APPLE_AUDIENCES", "must begin with 1-255 printable ASCII characters without blanks")
+            }
+        } else {
+            throw refuse("APPLE_CLIENT_ID", "is not set and APPLE_AUDIENCES is empty (no client id for Apple)")
+        }
+
+        let authURL = try baseURL(value("APPLE_AUTH_URL") ?? defaultAuthURL, variable: "APPLE_AUTH_URL")
+        return AppleRevocationSettings(
+            teamID: team, keyID: key, clientID: clientID, authURL: authURL, keySource: keySource)
+    }
+
+    /// The URL rule of provider endpoints (`HTTPURL.httpsOrLoopback`), and no query or fragment
+    /// (paths are appended); rebuilt from its parts, so trailing slashes go.
+    static func baseURL(_ text: String, variable: String) throws(ConfigurationError) -> String {
+        _ = try HTTPURL.httpsOrLoopback(text, variable: variable)
+        let url = try HTTPURL(text, variable: variable, allowingQueryAndFragment: false)
+        var path = Substring(url.path)
+        while path.hasSuffix("/") { path = path.dropLast() }
+        return url.scheme + "://" + url.host + (url.port.map { ":" + String($0) } ?? "") + path
+    }
+
+    static func isAppleIdentifier(_ text: String) -> Bool {
+        text.utf8.count == identifierLength
+            && text.utf8.allSatisfy { ASCII.isDigit($0) || (ASCII.isAlphanumeric($0) && !ASCII.isLower($0)) }
+    }
+
+    /// SSMClient's rule for parameter names (checked here so a typo stops the init, not a deletion).
+    static func isParameterName(_ text: String) -> Bool {
+        (1...maxParameterNameBytes).contains(text.utf8.count)
+            && text.utf8.allSatisfy { ASCII.isAlphanumeric($0) || Array("_.-/".utf8).contains($0) }
+    }
+
+    static func isClientID(_ text: String) -> Bool {
+        (1...maxClientIDBytes).contains(text.utf8.count) && text.utf8.allSatisfy(ASCII.isVisible)
+    }
+
+    /// `APPLE_AUDIENCES` as TokenVerification reads it: comma-separated, trimmed, empties dropped.
+    static func audienceList(_ text: String?) -> [String] {
+        guard let text else { return [] }
+        return text.split(separator: ",").map { String($0).trimmingASCIISpaces() }.filter { !$0.isEmpty }
+    }
+
+    public var description: String {
+        "AppleRevocationSettings(teamID: \(teamID), keyID: \(keyID), clientID: \(clientID), authURL: \(authURL), "
+            + "keySource: \(keySource))"
+    }
+
+    public var debugDescription: String { description }
+
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                "teamID": teamID, "keyID": keyID, "clientID": clientID, "authURL": authURL,
+                "keySource": keySource.description,
+            ])
+    }
+}
