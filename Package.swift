@@ -41,8 +41,8 @@ let package = Package(
         .target(
             name: "AuthService",
             dependencies: [
-                "AccountDomain", "LambdaRuntime", "AWSClients", "CurlHTTP", "TokenVerification", "StrictJSON",
-                "PlatformSupport",
+                "AccountDomain", "LambdaRuntime", "AWSClients", "CurlHTTP", "TokenVerification", "SignInWithApple",
+                "StrictJSON", "PlatformSupport",
             ]),
 
         .executableTarget(name: "auth-signin", dependencies: ["AuthService", "LambdaRuntime"]),

@@ -7,6 +7,9 @@ import StrictJSON
 /// describes each shape), so the shapes are read and changed in one place.
 struct Answer {
     let data: JSONValue
+    /// What the operator should see in the invocation's log line beside the answer (never a
+    /// token, a code or personal data): e.g. why Apple revocation did not happen.
+    var log: [(String, JSONValue)] = []
 }
 
 extension Answer {
@@ -71,14 +74,15 @@ extension Answer {
 
     /// auth-link `delete`. `appleTokensRevoked` is null when the account had no Apple identity
     /// or Apple revocation is not configured.
-    static func deleted(_ o: DeletionOutcome, appleTokensRevoked: Bool?) -> Answer {
+    static func deleted(_ o: DeletionOutcome, appleTokensRevoked: Bool?, appleOutcome: String?) -> Answer {
         Answer(
             data: .object(
                 JSONObject([
                     ("deleted", .bool(true)), ("serviceUserID", .string(o.serviceUserID)),
                     ("purge", .string(o.purgeComplete ? "complete" : "pending")),
                     ("appleTokensRevoked", appleTokensRevoked.map(JSONValue.bool) ?? .null),
-                ])))
+                ])),
+            log: appleOutcome.map { [("appleRevocation", .string($0))] } ?? [])
     }
 
     /// A Sign in with Apple notification: `processed`, `duplicate`, `unknownIdentity` or `ignored`.

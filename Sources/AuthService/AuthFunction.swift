@@ -55,7 +55,8 @@ public enum AuthFunction: Sendable {
         do throws(HTTPError) { http = try HTTPClient() } catch {
             throw ConfigurationError(variable: "libcurl", message: "is not usable: \(error.message)")
         }
-        let dependencies = ServiceDependencies(configuration: configuration, http: http)
+        let dependencies = try ServiceDependencies(
+            configuration: configuration, http: http, revokesAppleTokens: self == .link)
         if self != .refresh { dependencies.verifier.prefetchKeys(deadline: .after(milliseconds: 3_000)) }
         context.logger.info(
             "init",

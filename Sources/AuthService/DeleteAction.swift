@@ -28,10 +28,13 @@ struct DeleteAction: Action {
         let outcome = try d.accounts.deleteAccount(
             token: refreshToken, purgeUntil: deadline.earlier(by: reserve), deadline: deadline)
         var revoked: Bool?
+        var note: String?
         if let subject = outcome.appleSubject, let revocation = d.appleRevocation {
-            revoked =
-                authorizationCode.map { revocation.revoke(code: $0, subject: subject, deadline: deadline) } ?? false
+            (revoked, note) = (false, "no authorization code")
+            if let code = authorizationCode {
+                (revoked, note) = revocation.revoke(code: code, subject: subject, deadline: deadline)
+            }
         }
-        return .deleted(outcome, appleTokensRevoked: revoked)
+        return .deleted(outcome, appleTokensRevoked: revoked, appleOutcome: note)
     }
 }

@@ -1,6 +1,7 @@
 import AWSClients
 import AccountDomain
 import PlatformSupport
+import SignInWithApple
 import TokenVerification
 
 /// Everything the functions read from the environment (docs/API.md, "Configuration"), validated
@@ -9,6 +10,8 @@ struct ServiceConfiguration: Sendable {
     var aws: AWSConfig
     var account: AccountSettings
     var verifier: VerifierConfiguration
+    /// Sign in with Apple token revocation at deletion; nil when off (no APPLE_TEAM_ID/APPLE_KEY_ID).
+    var appleRevocation: AppleRevocationSettings?
 
     /// From any lookup that answers nil for unset or empty (the process environment, or a
     /// dictionary in tests).
@@ -47,7 +50,8 @@ struct ServiceConfiguration: Sendable {
         let settings = AccountSettings(
             bucket: bucket, region: aws.region, userRoleARN: role, credentialsDurationSeconds: Int(duration),
             refreshTokenTTLSeconds: ttl, recentAuthSeconds: recent, refreshReuseGraceSeconds: grace)
-        return ServiceConfiguration(aws: aws, account: settings, verifier: verifier)
+        let appleRevocation = try AppleRevocationSettings.from(environment: env)
+        return ServiceConfiguration(aws: aws, account: settings, verifier: verifier, appleRevocation: appleRevocation)
     }
 
     /// `arn:<partition>:iam::<12 digits>:role/<name>`, checked byte by byte.

@@ -2,6 +2,7 @@ import AWSClients
 import AccountDomain
 import CurlHTTP
 import PlatformSupport
+import SignInWithApple
 import TokenVerification
 
 /// What one warm process keeps between invocations and every action uses: the configuration, one
@@ -12,10 +13,16 @@ final class ServiceDependencies {
     let http: HTTPClient
     let verifier: TokenVerifier
     let accounts: AccountService
-    /// nil when Apple revocation is not configured.
-    let appleRevocation: AppleTokenRevocation? = nil
+    /// Sign in with Apple revocation; nil when not configured, or for a function that never
+    /// deletes accounts.
+    let appleRevocation: AppleTokenRevocation?
 
-    init(configuration: ServiceConfiguration, http: HTTPClient) {
+    /// - Parameter revokesAppleTokens: whether this function deletes accounts (auth-link): only
+    ///   then is the Sign in with Apple key loaded, from the environment or, read once now, from
+    ///   SSM. A key that cannot be read or is not a P-256 key is a configuration error.
+    init(
+        configuration: ServiceConfiguration, http: HTTPClient, revokesAppleTokens: Bool = false
+    ) throws(ConfigurationError) {
         self.configuration = configuration
         self.http = http
         verifier = TokenVerifier(configuration: configuration.verifier, http: http)
@@ -23,5 +30,27 @@ final class ServiceDependencies {
             s3: S3Client(http: http, config: configuration.aws, bucket: configuration.account.bucket),
             sts: STSClient(http: http, config: configuration.aws))
         accounts = AccountService(backend: backend, settings: configuration.account)
+        guard revokesAppleTokens, let settings = configuration.appleRevocation else {
+            appleRevocation = nil
+            return
+        }
+        let pem: String
+        switch settings.keySource {
+        case .pem(let text): pem = text
+        case .parameter(let name):
+            do throws(AWSError) {
+                pem = try SSMClient(http: http, config: configuration.aws)
+                    .parameter(named: name, deadline: .after(milliseconds: ServiceDependencies.keyReadMilliseconds))
+            } catch {
+                throw ConfigurationError(
+                    variable: settings.keySource.variable,
+                    message: "names a parameter that could not be read (\(error.kind))")
+            }
+        }
+        let client = try AppleTokenClient(settings: settings, privateKeyPEM: pem, http: http)
+        appleRevocation = AppleTokenRevocation(client: client, verifier: verifier)
     }
+
+    /// The SSM read at start-up: Lambda's init phase has 10 s in all.
+    static let keyReadMilliseconds: Int64 = 4_000
 }

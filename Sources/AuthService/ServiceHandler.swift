@@ -67,6 +67,7 @@ final class ServiceHandler: LambdaHandler {
     ) -> [UInt8] {
         switch result {
         case .success(let answer):
+            if !answer.log.isEmpty { context.logger.info("answered", answer.log) }
             return shape.wrap(Envelope.success(answer.data, requestID: context.requestID), statusCode: 200)
         case .failure(let error):
             context.logger.debug("refused", [("code", .string(error.code.rawValue))])

@@ -13,7 +13,8 @@ import Testing
     func handler(_ function: AuthFunction) throws -> ServiceHandler {
         let configuration = try ServiceConfiguration.from(environment: { ServiceConfigurationTests.minimal[$0] })
         return ServiceHandler(
-            function: function, dependencies: ServiceDependencies(configuration: configuration, http: try HTTPClient()))
+            function: function,
+            dependencies: try ServiceDependencies(configuration: configuration, http: try HTTPClient()))
     }
 
     func context(remainingMs: Int64 = 10_000) -> LambdaContext {

@@ -9,7 +9,10 @@ import json
 import time
 import uuid as uuidlib
 
+import pytest
+
 from service_support import apple_sub, google_sub, ok, url_event, via_url
+from signin_tools.standins import AppleAuthServer
 
 
 def refused(answer: dict, expected: str, what: str) -> None:
@@ -237,3 +240,72 @@ def test_app_store_notifications_are_refused_while_purchases_are_off(svc):
     status, envelope = notify(svc, "a.b.c", shape="signedPayload")
     assert status == 400 and envelope["error"]["code"] == "INVALID_REQUEST"
 
+
+
+# ---------------------------------------------------------------- Sign in with Apple revocation
+
+@pytest.fixture
+def apple(idp):
+    server = AppleAuthServer(idp).start()
+    yield server
+    server.stop()
+
+
+def revoking_link(svc, apple, **overrides):
+    """auth-link with Apple revocation configured against the loopback stand-in."""
+    return svc.start("auth-link", **{**apple.function_env(), **overrides})
+
+
+def test_delete_with_a_fresh_code_revokes_the_apple_tokens(svc, apple):
+    sub, data = signup(svc)
+    link = revoking_link(svc, apple)
+    code = apple.issue_code(sub)
+    answer = ok(link.invoke({"refreshToken": data["refreshToken"], "action": "delete", "authorizationCode": code}))
+    assert answer["appleTokensRevoked"] is True and answer["purge"] == "complete", f"answered {answer}"
+    assert [hint for _, hint in apple.revoked] == ["refresh_token"], f"revoked {len(apple.revoked)} tokens"
+    logs = link.logs()
+    assert code not in logs and apple.revoked[0][0] not in logs, "a code or token reached the log"
+    assert "-----BEGIN" not in logs and "appleRevocation" in logs
+
+
+def test_revocation_that_cannot_happen_never_blocks_the_deletion(svc, apple):
+    link = revoking_link(svc, apple)
+    # No code: false. A code of another Apple ID: false, nothing revoked. Apple down: false.
+    cases = {"no code": None, "another Apple ID": "other", "Apple down": "down"}
+    for what, kind in cases.items():
+        sub, data = signup(svc)
+        event = {"refreshToken": data["refreshToken"], "action": "delete"}
+        if kind == "other":
+            apple.id_token_sub_override = apple_sub()
+            event["authorizationCode"] = apple.issue_code(sub)
+        elif kind == "down":
+            apple.down()
+            event["authorizationCode"] = apple.issue_code(sub)
+        answer = ok(link.invoke(event))
+        apple.id_token_sub_override = None
+        apple.up()
+        assert answer["appleTokensRevoked"] is False, f"{what}: appleTokensRevoked {answer['appleTokensRevoked']}"
+        refused(svc.signin(provider="apple", idToken=svc.idp.apple_token(sub), intent="signin"), "ACCOUNT_NOT_FOUND", what)
+    assert apple.revoked == [], f"{len(apple.revoked)} tokens revoked for the wrong Apple ID"
+    # A Google-only account has nothing to revoke at Apple: null.
+    _, data = signup(svc, provider="google")
+    answer = ok(link.invoke({"refreshToken": data["refreshToken"], "action": "delete", "authorizationCode": "c1.0.x"}))
+    assert answer["appleTokensRevoked"] is None
+
+
+def test_the_apple_key_comes_from_an_ssm_secure_string_read_at_start(svc, apple):
+    name = f"/signin/apple-key-{uuidlib.uuid4().hex[:8]}"
+    svc.moto.put_secure_parameter(name, apple.private_key_pem())
+    env = {k: v for k, v in apple.function_env().items() if k != "APPLE_PRIVATE_KEY"}
+    link = svc.start("auth-link", **env, APPLE_PRIVATE_KEY_PARAMETER=name)
+    sub, data = signup(svc)
+    answer = ok(link.invoke({"refreshToken": data["refreshToken"], "action": "delete",
+                             "authorizationCode": apple.issue_code(sub)}))
+    assert answer["appleTokensRevoked"] is True
+    assert apple.private_key_pem().splitlines()[1] not in link.logs(), "the key reached the log"
+    # A parameter that does not exist: auth-link does not start, and says which variable.
+    broken = svc.start("auth-link", **env, APPLE_PRIVATE_KEY_PARAMETER="/signin/missing")
+    status, body = broken.invoke_raw(b"{}")
+    error = json.loads(body)
+    assert status == 502 and error["errorType"] == "Runtime.InvalidConfiguration", f"HTTP {status} {error}"
+    assert "APPLE_PRIVATE_KEY_PARAMETER" in error["errorMessage"]
