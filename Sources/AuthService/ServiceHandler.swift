@@ -48,6 +48,8 @@ final class ServiceHandler: LambdaHandler {
             guard deadline.remainingMilliseconds > ServiceHandler.minimumRemainingMilliseconds else {
                 throw ServiceError(.upstreamUnavailable, "Too little time is left in this invocation; retry.")
             }
+            var request = request
+            request.acceptedProviders = dependencies.configuration.verifier.enabledProviders
             action = try function.action(for: request)
             return .success(try action!.run(dependencies, deadline: deadline))
         } catch {
