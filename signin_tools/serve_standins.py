@@ -16,6 +16,8 @@ these keyword arguments, then "claims" merged over them and "drop": [names] remo
 "raw_claims", "raw_header" (see IdentityProvider.forge); {"add_key": "apple", "bits": 1024,
 "kid": "..."} → {"kid"} appends a key to that JWKS; {"max_age": 120 | null} sets the JWKS
 Cache-Control max-age (null: no header).
+
+For moto: {"ssm_put": "/name", "value": "..."} stores a SecureString parameter → {"ok": true}.
 """
 import argparse
 import json
@@ -50,7 +52,7 @@ def main() -> int:
             line = sys.stdin.readline()
             if not line:
                 break  # parent closed stdin: done
-            print(json.dumps(handle(json.loads(line), idp)), flush=True)
+            print(json.dumps(handle(json.loads(line), idp, moto)), flush=True)
     finally:
         if idp:
             idp.stop()
@@ -59,7 +61,12 @@ def main() -> int:
     return 0
 
 
-def handle(cmd: dict, idp) -> dict:
+def handle(cmd: dict, idp, moto=None) -> dict:
+    if "ssm_put" in cmd:
+        if moto is None:
+            return {"error": "no moto"}
+        moto.put_secure_parameter(cmd["ssm_put"], cmd["value"])
+        return {"ok": True}
     if idp is None:
         return {"error": "no idp"}
     if "mint" in cmd:
