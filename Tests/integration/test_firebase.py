@@ -206,6 +206,17 @@ def test_a_firebase_link_can_be_removed_after_firebase_is_turned_off(svc):
     assert identity_owner(svc, "firebase", uid) is None, "the identity file is gone"
 
 
+def test_firebase_sessions_keep_refreshing_after_firebase_is_turned_off(svc):
+    """Turning Firebase off refuses new Firebase sign-ins, not the sessions already made."""
+    _, data = signup_firebase(svc)
+    t = data["refreshToken"]
+    off = svc.start("auth-refresh", FIREBASE_PROJECT_ID="")
+    assert "refreshToken" in ok(off.invoke({"refreshToken": t})), "the session refreshes with Firebase off"
+    signin_off = svc.start("auth-signin", FIREBASE_PROJECT_ID="")
+    assert code(signin_off.invoke({"provider": "firebase", "idToken": svc.idp.firebase_token(firebase_uid())})) == (
+        "UNSUPPORTED_PROVIDER"), "while new Firebase sign-ins are refused"
+
+
 def test_an_invalid_firebase_project_id_is_an_init_error(svc):
     emu = svc.start("auth-signin", FIREBASE_PROJECT_ID="Not_A_Project")
     status, body = emu.invoke_raw(b"{}")
