@@ -4,7 +4,7 @@ Starts the local stand-ins and FUNCTION under the official Lambda emulator (127.
 posts the event, prints the answer, and stops everything. Placeholders in the event file are
 filled with fresh values, since real tokens expire:
 
-  {{token apple SUB}}          an ID token from the local test issuer (also google)
+  {{token apple SUB}}          an ID token from the local test issuer (also google, firebase)
   {{expired-token apple SUB}}  one that expired an hour ago
   {{refresh-token apple SUB}}  signs SUB up with auth-signin first and uses its refresh token
 """
@@ -17,18 +17,19 @@ from pathlib import Path
 from .repo import ROOT
 from .standins import LocalDeployment
 
-PLACEHOLDER = re.compile(r"\{\{\s*(token|expired-token|refresh-token)\s+(apple|google)\s+([A-Za-z0-9._-]+)\s*\}\}")
+PLACEHOLDER = re.compile(r"\{\{\s*(token|expired-token|refresh-token)\s+(apple|google|firebase)\s+([A-Za-z0-9._-]+)\s*\}\}")
 
 
 def fill(text: str, local: LocalDeployment) -> str:
     def value(m: re.Match) -> str:
         kind, provider, sub = m.groups()
+        mint = {"apple": local.idp.apple_token, "google": local.idp.google_token,
+                "firebase": local.idp.firebase_token}[provider]
         if kind == "token":
-            return local.idp.apple_token(sub) if provider == "apple" else local.idp.google_token(sub)
+            return mint(sub)
         if kind == "expired-token":
-            past = int(time.time()) - 7200
-            return local.idp.apple_token(sub, now=past) if provider == "apple" else local.idp.google_token(sub, now=past)
-        token = local.idp.apple_token(sub) if provider == "apple" else local.idp.google_token(sub)
+            return mint(sub, now=int(time.time()) - 7200)
+        token = mint(sub)
         answer = local.invoke("auth-signin", {"provider": provider, "idToken": token, "intent": "auto"})
         if not answer.get("success"):
             raise SystemExit(f"could not sign {provider} {sub} in to get a refresh token: {answer.get('error')}")

@@ -5,13 +5,14 @@ standard input closes (or --max-seconds pass). Swift test targets launch it with
     .venv/bin/python -m signin_tools.serve_standins --moto --idp [--apple-auth] [--max-seconds 900]
 
 Printed keys: "moto" (the function env: AWS_* , IDENTITY_BUCKET, USER_ROLE_ARN) and "idp"
-(APPLE_/GOOGLE_ JWKS URLs and audiences). Commands on stdin, one JSON object a line, answered
-with one JSON line: {"mint": "apple"|"google", "claims": {...}, "header": {...}} → {"token": ...};
-{"jwks_fetches": true} → counts; {"idp_fail": bool}; {"rotate": "apple"|"google"} → new kid.
+(APPLE_/GOOGLE_ JWKS URLs and audiences, FIREBASE_PROJECT_ID, FIREBASE_JWKS_URL,
+FIREBASE_ALLOW_ANONYMOUS). Commands on stdin, one JSON object a line, answered with one JSON
+line: {"mint": "apple"|"google"|"firebase", "claims": {...}, "header": {...}} → {"token": ...};
+{"jwks_fetches": true} → counts; {"idp_fail": bool}; {"rotate": "apple"|"google"|"firebase"} → new kid.
 
 Also for the token verifier's tests (all optional, older commands unchanged): "mint" takes
-"template": {...} (claims built by IdentityProvider.apple_claims/google_claims with these keyword
-arguments, then "claims" merged over them and "drop": [names] removed), and "sign", "kid",
+"template": {...} (claims built by IdentityProvider.apple_claims/google_claims/firebase_claims with
+these keyword arguments, then "claims" merged over them and "drop": [names] removed), and "sign", "kid",
 "raw_claims", "raw_header" (see IdentityProvider.forge); {"add_key": "apple", "bits": 1024,
 "kid": "..."} → {"kid"} appends a key to that JWKS; {"max_age": 120 | null} sets the JWKS
 Cache-Control max-age (null: no header).
@@ -91,7 +92,7 @@ def handle(cmd: dict, idp, moto=None, apple=None) -> dict:
             return {"token": idp.mint(provider, cmd.get("claims", {}), cmd.get("header"))}
         claims = {}
         if "template" in cmd:
-            make = idp.apple_claims if provider == "apple" else idp.google_claims
+            make = {"apple": idp.apple_claims, "google": idp.google_claims, "firebase": idp.firebase_claims}[provider]
             claims = make(**cmd["template"])
         claims.update(cmd.get("claims", {}))
         for name in cmd.get("drop", []):
@@ -110,7 +111,7 @@ def handle(cmd: dict, idp, moto=None, apple=None) -> dict:
         idp.max_age = None if cmd["max_age"] is None else int(cmd["max_age"])
         return {"ok": True}
     if "rotate" in cmd:
-        keys = idp.apple_keys if cmd["rotate"] == "apple" else idp.google_keys
+        keys = idp.keys_of(cmd["rotate"])
         new = SigningKey(f"{cmd['rotate']}-test-{len(keys) + 1}")
         keys.insert(0, new)
         return {"kid": new.kid}

@@ -1,5 +1,6 @@
 import PlatformSupport
 import StrictJSON
+import TokenVerification
 
 /// One invocation's event, parsed once and classified by its shape: the app's own `Invoke`
 /// (the payload is the request) or a Lambda Function URL (an HTTP payload v2 event whose `body`
@@ -32,6 +33,16 @@ enum Invocation {
     var request: Request {
         switch self {
         case .appCall(let r), .functionURL(let r): return r
+        }
+    }
+
+    /// The same invocation, its request naming `providers` as the ones this deployment accepts.
+    func accepting(_ providers: [IdentityProvider]) -> Invocation {
+        var r = request
+        r.acceptedProviders = providers
+        switch self {
+        case .appCall: return .appCall(r)
+        case .functionURL: return .functionURL(r)
         }
     }
 

@@ -9,8 +9,14 @@ struct Request {
     static let maxIDTokenBytes = 16 * 1024
 
     let object: JSONObject
+    /// The providers this deployment accepts, named when `provider` is refused. The handler
+    /// sets the deployment's; a request built elsewhere (tests) names every provider.
+    var acceptedProviders: [IdentityProvider]
 
-    init(_ object: JSONObject) { self.object = object }
+    init(_ object: JSONObject, acceptedProviders: [IdentityProvider] = IdentityProvider.allCases) {
+        self.object = object
+        self.acceptedProviders = acceptedProviders
+    }
 
     /// A request body (a Function URL's): a JSON object, or INVALID_REQUEST.
     static func parse(_ bytes: [UInt8]) -> Result<Request, ServiceError> {
@@ -50,10 +56,16 @@ struct Request {
         return s
     }
 
+    /// A provider this service knows. Whether this deployment has it enabled is the verifier's
+    /// question (a sign-in or link of a disabled one is UNSUPPORTED_PROVIDER there; an unlink of
+    /// one an account still holds goes ahead, so a provider can be retired).
     func provider(_ name: String = "provider") throws(ServiceError) -> IdentityProvider {
         let text = try requiredString(name, maxBytes: 64)
         guard let p = IdentityProvider(rawValue: text) else {
-            throw ServiceError(.unsupportedProvider, "Provider must be apple or google.")
+            throw ServiceError(
+                .unsupportedProvider,
+                "Field '\(name)' is not a provider this deployment accepts (it accepts: "
+                    + "\(IdentityProvider.names(acceptedProviders))).")
         }
         return p
     }

@@ -53,7 +53,9 @@ final class ServiceHandler: LambdaHandler {
             guard deadline.remainingMilliseconds > ServiceHandler.minimumRemainingMilliseconds else {
                 throw ServiceError(.upstreamUnavailable, "Too little time is left in this invocation; retry.")
             }
-            action = try function.action(for: invocation)
+            // The providers named in "unsupported provider" messages are this deployment's.
+            let accepted = dependencies.configuration.verifier.enabledProviders
+            action = try function.action(for: invocation.accepting(accepted))
             return (.success(try action!.run(dependencies, deadline: deadline)), action)
         } catch {
             return (.failure(try ErrorMapping.serviceError(for: error, provider: action?.provider)), action)

@@ -11,11 +11,12 @@ struct AppleNotificationRules {
     /// A `jti` names the marker object (`notifications/apple-account/…`); Apple's are UUID-like.
     static let maxNotificationIDBytes = 128
 
+    let issuers: [String]
     let audiences: [String]
     let leeway: Int64
 
     func validate(_ claims: JSONObject, now: Int64) throws(TokenError) -> AppleAccountNotification {
-        guard let iss = claims["iss"]?.stringValue, IdentityProvider.apple.issuers.contains(iss) else {
+        guard let iss = claims["iss"]?.stringValue, issuers.contains(iss) else {
             throw .invalid("issuer is not Apple's")
         }
         let audienceMatches: Bool

@@ -4,35 +4,53 @@ import StrictJSON
 
 /// The provider rules over a verified token's claims (docs/API.md: INVALID_TOKEN, TOKEN_EXPIRED; issue 4).
 /// Order: who issued it and for whom (iss, aud, azp), then when (exp, iat, nbf), then whom it
-/// names (sub), then the request's nonce, then the profile claims.
+/// names (sub), then Firebase's own rules (`FirebaseClaimRules`: sub length, auth_time, sign-in
+/// method), then the request's nonce, then the profile claims.
 package struct ClaimRules {
     static let maxLifetimeAhead: Int64 = 24 * 3600
 
     let provider: IdentityProvider
+    let issuers: [String]
     let audiences: [String]
     let leeway: Int64
+    /// Set exactly when `provider` is Firebase.
+    let firebase: FirebaseClaimRules?
+
+    /// The rules `configuration` sets for `provider`'s tokens.
+    init(_ provider: IdentityProvider, _ configuration: VerifierConfiguration) {
+        self.provider = provider
+        issuers = configuration.issuers(for: provider)
+        audiences = configuration.settings(for: provider).audiences
+        leeway = configuration.leewaySeconds
+        firebase =
+            provider == .firebase
+            ? FirebaseClaimRules(allowAnonymous: configuration.firebase.allowAnonymous, leeway: leeway) : nil
+    }
 
     func validate(_ claims: JSONObject, now: Int64, nonce: String?) throws(TokenError) -> VerifiedIdentity {
         let who = provider.displayName
+        let expectedAudience =
+            provider == .firebase ? "this deployment's Firebase project" : "one of this deployment's \(who) audiences"
 
-        // iss: exact match with one of the provider's fixed issuers.
-        guard let iss = claims["iss"]?.stringValue, provider.issuers.contains(iss) else {
-            throw .invalid("issuer is not \(who)'s")
+        // iss: exact match with one of the provider's issuers (Firebase: this project's only).
+        guard let iss = claims["iss"]?.stringValue, issuers.contains(iss) else {
+            throw .invalid(provider == .firebase ? "issuer is not this Firebase project's" : "issuer is not \(who)'s")
         }
 
-        // aud: a string or a non-empty array of strings; one of them must be configured.
+        // aud: a string or a non-empty array of strings; one of them must be configured. Firebase
+        // sends the project id as a plain string and its Admin SDK accepts nothing else.
         switch claims["aud"] {
         case .string(let aud)?:
-            guard audiences.contains(aud) else {
-                throw .invalid("audience is not one of this deployment's \(who) audiences")
-            }
+            guard audiences.contains(aud) else { throw .invalid("audience is not \(expectedAudience)") }
+        case .array? where provider == .firebase:
+            throw .invalid("audience is a list; Firebase's is the project id alone")
         case .array(let list)?:
             var matched = false
             for item in list {
                 guard let aud = item.stringValue else { throw .invalid("audience list holds a non-string") }
                 if audiences.contains(aud) { matched = true }
             }
-            guard matched else { throw .invalid("audience is not one of this deployment's \(who) audiences") }
+            guard matched else { throw .invalid("audience is not \(expectedAudience)") }
         default:
             throw .invalid("token has no audience")
         }
@@ -61,6 +79,9 @@ package struct ClaimRules {
         // sub: safe as a path segment of an S3 key.
         guard let sub = claims["sub"]?.stringValue else { throw .invalid("token has no subject") }
         guard Self.isValidSubject(sub) else { throw .invalid("subject is not a valid provider user id") }
+
+        // Firebase: the uid's own limit, auth_time, and anonymous users only when allowed.
+        try firebase?.validate(claims, subject: sub, now: now)
 
         // nonce: when the request gives one, the claim must equal it or its lowercase hex SHA-256.
         if let nonce {

@@ -20,12 +20,17 @@ public struct VerifierConfiguration: Sendable, Equatable {
 
     package var apple: ProviderSettings
     package var google: ProviderSettings
-    /// Clock leeway for `exp`, `iat` and `nbf` (docs/API.md, TOKEN_EXPIRED: 60 s).
+    package var firebase: FirebaseSettings
+    /// Clock leeway for `exp`, `iat`, `nbf` and Firebase's `auth_time` (docs/API.md, TOKEN_EXPIRED: 60 s).
     package var leewaySeconds: Int64
 
-    package init(apple: ProviderSettings, google: ProviderSettings, leewaySeconds: Int64 = 60) {
+    package init(
+        apple: ProviderSettings, google: ProviderSettings, firebase: FirebaseSettings = .off,
+        leewaySeconds: Int64 = 60
+    ) {
         self.apple = apple
         self.google = google
+        self.firebase = firebase
         self.leewaySeconds = leewaySeconds
     }
 
@@ -33,28 +38,54 @@ public struct VerifierConfiguration: Sendable, Equatable {
         switch provider {
         case .apple: return apple
         case .google: return google
+        case .firebase: return firebase.providerSettings
         }
+    }
+
+    /// The `iss` values a provider's tokens carry: fixed for Apple and Google, the project's for
+    /// Firebase (none while it is off). docs/API.md: a wrong issuer is INVALID_TOKEN.
+    func issuers(for provider: IdentityProvider) -> [String] {
+        switch provider {
+        case .apple: return ["https://appleid.apple.com"]
+        case .google: return ["https://accounts.google.com", "accounts.google.com"]
+        case .firebase: return firebase.issuer.map { [$0] } ?? []
+        }
+    }
+
+    /// The providers this deployment accepts, in `IdentityProvider` order (for messages and the
+    /// key prefetch).
+    public var enabledProviders: [IdentityProvider] {
+        IdentityProvider.allCases.filter { settings(for: $0).isEnabled }
     }
 
     /// `APPLE_AUDIENCES`, `GOOGLE_AUDIENCES` (comma-separated; empty or unset = provider off),
     /// `APPLE_JWKS_URL`, `GOOGLE_JWKS_URL` (empty or unset = the providers' real endpoints; else
-    /// https, or http to a loopback host for tests: `HTTPURL.httpsOrLoopback`).
+    /// https, or http to a loopback host for tests: `HTTPURL.httpsOrLoopback`), and Firebase's
+    /// three (`FirebaseSettings.from(environment:)`).
     package static func fromEnvironment() throws(ConfigurationError) -> VerifierConfiguration {
         try from(environment: { Environment.get($0) })
     }
 
     /// The same over any lookup (tests pass a dictionary).
     package static func from(environment get: (String) -> String?) throws(ConfigurationError) -> VerifierConfiguration {
-        func url(_ name: String, _ fallback: String) throws(ConfigurationError) -> String {
-            guard let value = get(name), !value.isEmpty else { return fallback }
-            _ = try HTTPURL.httpsOrLoopback(value, variable: name)
-            return value
-        }
         let apple = ProviderSettings(
-            audiences: audiences(get("APPLE_AUDIENCES")), jwksURL: try url("APPLE_JWKS_URL", defaultAppleJWKSURL))
+            audiences: audiences(get("APPLE_AUDIENCES")),
+            jwksURL: try jwksURL(get, "APPLE_JWKS_URL", default: defaultAppleJWKSURL))
         let google = ProviderSettings(
-            audiences: audiences(get("GOOGLE_AUDIENCES")), jwksURL: try url("GOOGLE_JWKS_URL", defaultGoogleJWKSURL))
-        return VerifierConfiguration(apple: apple, google: google)
+            audiences: audiences(get("GOOGLE_AUDIENCES")),
+            jwksURL: try jwksURL(get, "GOOGLE_JWKS_URL", default: defaultGoogleJWKSURL))
+        return VerifierConfiguration(
+            apple: apple, google: google, firebase: try FirebaseSettings.from(environment: get))
+    }
+
+    /// A JWKS URL setting: empty or unset = `fallback`; else it must pass `HTTPURL.httpsOrLoopback`
+    /// and is kept as written.
+    static func jwksURL(
+        _ get: (String) -> String?, _ name: String, default fallback: String
+    ) throws(ConfigurationError) -> String {
+        guard let value = get(name), !value.isEmpty else { return fallback }
+        _ = try HTTPURL.httpsOrLoopback(value, variable: name)
+        return value
     }
 
     /// Comma-separated, blanks around items trimmed, empty items dropped, duplicates removed.

@@ -1,27 +1,27 @@
-/// The identity providers whose ID tokens this service accepts.
+/// The identity providers whose ID tokens this service accepts. `firebase` is opt-in
+/// (`FIREBASE_PROJECT_ID`), for apps moving from Firebase Auth.
 public enum IdentityProvider: String, Sendable, CaseIterable {
-    case apple, google
+    case apple, google, firebase
 
-    /// The `iss` values the provider's tokens carry (fixed per provider; docs/API.md: a wrong issuer is INVALID_TOKEN).
-    var issuers: [String] {
-        switch self {
-        case .apple: return ["https://appleid.apple.com"]
-        case .google: return ["https://accounts.google.com", "accounts.google.com"]
-        }
-    }
-
-    /// For messages: "Apple", "Google".
+    /// For messages: "Apple", "Google", "Firebase".
     public var displayName: String {
         switch self {
         case .apple: return "Apple"
         case .google: return "Google"
+        case .firebase: return "Firebase"
         }
+    }
+
+    /// For messages that list providers by the names a request uses: "apple, google", or
+    /// "none" when the list is empty.
+    public static func names(_ providers: [IdentityProvider]) -> String {
+        providers.isEmpty ? "none" : providers.map(\.rawValue).joined(separator: ", ")
     }
 }
 
 /// What a verified ID token says about its user. `subject` is the provider's stable user id
 /// (already checked against `[A-Za-z0-9._-]{1,255}`, never `.` or `..`, so it is safe as an S3
-/// key segment).
+/// key segment; a Firebase uid also at most 128 characters).
 public struct VerifiedIdentity: Sendable, Equatable {
     public var provider: IdentityProvider
     public var subject: String
@@ -29,7 +29,7 @@ public struct VerifiedIdentity: Sendable, Equatable {
     package var emailVerified: Bool?
     /// Apple's `is_private_email` (a private-relay address).
     package var isPrivateEmail: Bool?
-    /// Google's `name`; Apple's tokens carry none (the app passes it on first sign-in).
+    /// Google's and Firebase's `name`; Apple's tokens carry none (the app passes it on first sign-in).
     public var name: String?
     /// Apple's `real_user_status` (0 unsupported, 1 unknown, 2 likely real).
     package var realUserStatus: Int?

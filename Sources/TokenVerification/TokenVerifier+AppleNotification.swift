@@ -14,7 +14,10 @@ extension TokenVerifier {
         let key = try key(jws.keyID, provider: .apple, deadline: deadline)
         let verified = jws.signingInput.withUnsafeBytes { key.verifyPKCS1SHA256(signature: jws.signature, message: $0) }
         guard verified else { throw .invalid("signature does not verify with Apple's key") }
-        return try AppleNotificationRules(audiences: settings.audiences, leeway: configuration.leewaySeconds)
-            .validate(try jws.claims(), now: now())
+        return try AppleNotificationRules(
+            issuers: configuration.issuers(for: .apple), audiences: settings.audiences,
+            leeway: configuration.leewaySeconds
+        )
+        .validate(try jws.claims(), now: now())
     }
 }

@@ -3,7 +3,7 @@ import CurlHTTP
 import PlatformSupport
 import StrictJSON
 
-/// Verifies Apple and Google ID tokens. Holds each provider's JWKS cache, so one verifier should
+/// Verifies Apple, Google and (opted in) Firebase ID tokens. Holds each provider's JWKS cache, so one verifier should
 /// live as long as the process (warm invocations reuse the keys). Synchronous and not
 /// thread-safe, like the `HTTPClient` it fetches keys with.
 public final class TokenVerifier {
@@ -29,15 +29,15 @@ public final class TokenVerifier {
         guard settings.isEnabled else {
             throw TokenError(
                 kind: .unsupportedProvider,
-                message: "\(provider.displayName) sign-in is not enabled for this deployment")
+                message: "\(provider.displayName) sign-in is not enabled for this deployment (it accepts: "
+                    + "\(IdentityProvider.names(configuration.enabledProviders)))")
         }
         let jws = try CompactJWS(idToken)
         let key = try key(jws.keyID, provider: provider, deadline: deadline)
         let verified = jws.signingInput.withUnsafeBytes { key.verifyPKCS1SHA256(signature: jws.signature, message: $0) }
         guard verified else { throw .invalid("signature does not verify with \(provider.displayName)'s key") }
         let claims = try jws.claims()
-        return try ClaimRules(provider: provider, audiences: settings.audiences, leeway: configuration.leewaySeconds)
-            .validate(claims, now: now(), nonce: nonce)
+        return try ClaimRules(provider, configuration).validate(claims, now: now(), nonce: nonce)
     }
 
     /// Fetches the keys of every enabled provider whose cache is not fresh, all at once (one
@@ -45,9 +45,7 @@ public final class TokenVerifier {
     /// by the next verification), never thrown.
     public func prefetchKeys(deadline: Deadline) {
         let t = now()
-        let due = IdentityProvider.allCases.filter {
-            configuration.settings(for: $0).isEnabled && !(states[$0]?.isFresh(t) ?? false)
-        }
+        let due = configuration.enabledProviders.filter { !(states[$0]?.isFresh(t) ?? false) }
         refresh(due, deadline: deadline)
     }
 

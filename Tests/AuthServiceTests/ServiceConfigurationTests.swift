@@ -1,5 +1,6 @@
 import PlatformSupport
 import Testing
+import TokenVerification
 
 @testable import AuthService
 
@@ -78,6 +79,22 @@ import Testing
             "AWS_ENDPOINT_URL": "http://127.0.0.1:5000", "GOOGLE_AUDIENCES": "a.apps.googleusercontent.com",
         ])
         #expect(c.aws.s3Endpoint.host == "127.0.0.1" && c.verifier.google.isEnabled)
+    }
+
+    /// Firebase's three settings are read through the same lookup and refused by name (the
+    /// rules themselves: TokenVerificationTests.FirebaseConfigurationTests).
+    @Test func firebaseIsReadFromTheSameEnvironment() throws {
+        #expect(try !configuration().verifier.firebase.isEnabled, "off unless FIREBASE_PROJECT_ID is set")
+        let c = try configuration(["FIREBASE_PROJECT_ID": "photos-4f2a1", "FIREBASE_ALLOW_ANONYMOUS": "true"])
+        #expect(c.verifier.firebase.projectID == "photos-4f2a1" && c.verifier.firebase.allowAnonymous)
+        #expect(c.verifier.enabledProviders == [.apple, .firebase])
+        for (name, value) in [
+            ("FIREBASE_PROJECT_ID", "Photos_4F2A1"), ("FIREBASE_JWKS_URL", "http://keys.example.com/jwk"),
+            ("FIREBASE_ALLOW_ANONYMOUS", "yes"),
+        ] {
+            let error = failure([name: value])
+            #expect(error?.variable == name && error?.description.contains(value) == false, "\(name)")
+        }
     }
 
     @Test func anErrorNeverCarriesTheValue() {

@@ -77,6 +77,24 @@ import Testing
                 == .string("INVALID_REQUEST"))
     }
 
+    /// UNSUPPORTED_PROVIDER names the providers this deployment accepts (the minimal
+    /// configuration: Apple only), for an unknown provider and for a known one that is off.
+    @Test func anUnsupportedProviderNamesTheAcceptedOnes() throws {
+        let unknown = try answer(.signin, #"{"provider":"facebook","idToken":"a.b.c"}"#)
+        #expect(unknown["error"]?["code"] == .string("UNSUPPORTED_PROVIDER"))
+        #expect(unknown["error"]?["message"]?.stringValue?.hasSuffix("(it accepts: apple).") == true)
+        for function in [AuthFunction.signin, .link] {
+            let off = try answer(
+                function, #"{"provider":"firebase","idToken":"a.b.c","refreshToken":"rt1_x","intent":"auto"}"#)
+            #expect(off["error"]?["code"] == .string("UNSUPPORTED_PROVIDER"), "\(function)")
+            #expect(
+                off["error"]?["message"]?.stringValue
+                    == "Firebase sign-in is not enabled for this deployment (it accepts: apple)")
+        }
+        let linkUnknown = try answer(.link, #"{"refreshToken":"rt1_x","action":"unlink","provider":"facebook"}"#)
+        #expect(linkUnknown["error"]?["message"]?.stringValue?.contains("it accepts: apple") == true)
+    }
+
     @Test func aFunctionURLCallIsAnsweredAsHTTP() throws {
         let event = functionURLEvent(body: .string(#"{"refreshToken":"rt1_garbage"}"#))
         let response = try JSONParser.parse(try handler(.refresh).handle(event, context: context()))

@@ -9,7 +9,8 @@ import Testing
 /// path runs in Tests/integration/test_deletion.py.)
 @Suite struct AppleNotificationRulesTests {
     let now: Int64 = 1_800_000_000
-    let rules = AppleNotificationRules(audiences: ["com.example.photos"], leeway: 60)
+    let rules = AppleNotificationRules(
+        issuers: ["https://appleid.apple.com"], audiences: ["com.example.photos"], leeway: 60)
 
     func claims(_ edit: (inout JSONObject) -> Void = { _ in }) -> JSONObject {
         var o = JSONObject([

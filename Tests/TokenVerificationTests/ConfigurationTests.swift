@@ -78,3 +78,87 @@ struct ConfigurationTests {
         }
     }
 }
+
+/// Firebase's settings (issue 13): off unless FIREBASE_PROJECT_ID names a project; each
+/// refusal names its variable and never the value.
+struct FirebaseConfigurationTests {
+    func configuration(_ env: [String: String]) throws(ConfigurationError) -> VerifierConfiguration {
+        try VerifierConfiguration.from(environment: { env[$0] })
+    }
+
+    func refusal(_ env: [String: String]) -> ConfigurationError? {
+        do throws(ConfigurationError) {
+            _ = try configuration(env)
+            return nil
+        } catch { return error }
+    }
+
+    @Test func offByDefault() throws {
+        for env in [[:], ["FIREBASE_PROJECT_ID": ""]] {
+            let c = try configuration(env)
+            #expect(!c.firebase.isEnabled && c.firebase.projectID == nil && !c.firebase.allowAnonymous)
+            #expect(
+                c.firebase.jwksURL
+                    == "https://www.googleapis.com/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com")
+            #expect(c.issuers(for: .firebase).isEmpty && c.settings(for: .firebase).audiences.isEmpty)
+            #expect(!c.enabledProviders.contains(.firebase))
+        }
+    }
+
+    @Test func theProjectFixesIssuerAndAudience() throws {
+        let c = try configuration(["FIREBASE_PROJECT_ID": "photos-4f2a1", "APPLE_AUDIENCES": "com.example.app"])
+        #expect(c.firebase.isEnabled && c.firebase.projectID == "photos-4f2a1")
+        #expect(c.issuers(for: .firebase) == ["https://securetoken.google.com/photos-4f2a1"])
+        #expect(c.settings(for: .firebase).audiences == ["photos-4f2a1"])
+        #expect(c.enabledProviders == [.apple, .firebase])
+    }
+
+    /// The default URL passes the rule every JWKS URL follows (its '@' is in the path).
+    @Test func theDefaultJWKSURLPassesTheURLRule() throws {
+        let url = try HTTPURL.httpsOrLoopback(FirebaseSettings.defaultJWKSURL, variable: "FIREBASE_JWKS_URL")
+        #expect(url.scheme == "https" && url.host == "www.googleapis.com")
+        #expect(url.path == "/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com")
+    }
+
+    @Test(arguments: [
+        "abcdef", "photobackup-test", "a-1-b-2", "my-project-123", "a12345", String(repeating: "p", count: 30),
+        "a" + String(repeating: "-", count: 4) + "z",
+    ])
+    func acceptedProjectIDs(id: String) throws {
+        #expect(try configuration(["FIREBASE_PROJECT_ID": id]).firebase.projectID == id)
+    }
+
+    @Test(arguments: [
+        "abcde", String(repeating: "p", count: 31), "1abcdef", "-abcdef", "abcdef-", "My-Project", "my_project",
+        "my.project", "my project", " my-project", "my-project\n", "example.com:my-project", "proj\u{e9}ct-1",
+        "my-project/x", "%6dy-project",
+    ])
+    func refusedProjectIDs(id: String) {
+        let error = refusal(["FIREBASE_PROJECT_ID": id])
+        #expect(error?.variable == "FIREBASE_PROJECT_ID")
+        #expect(error?.message.contains("6-30 lowercase letters") == true)
+        #expect(error.map { !$0.description.contains(id) } == true, "the value is never echoed")
+    }
+
+    @Test func jwksURLFollowsTheRuleOfTheOthers() throws {
+        for url in ["https://keys.example.com/jwk", "http://127.0.0.1:8080/firebase/keys@x", "http://[::1]/k"] {
+            #expect(try configuration(["FIREBASE_JWKS_URL": url]).firebase.jwksURL == url, "\(url)")
+        }
+        for url in ["http://www.googleapis.com/k", "ftp://127.0.0.1/k", "https://", "http://user@127.0.0.1/k"] {
+            #expect(refusal(["FIREBASE_JWKS_URL": url])?.variable == "FIREBASE_JWKS_URL", "\(url)")
+        }
+        // Checked while the provider is off too, as APPLE_JWKS_URL is without audiences.
+        #expect(refusal(["FIREBASE_JWKS_URL": "http://10.0.0.1/k", "FIREBASE_PROJECT_ID": ""]) != nil)
+    }
+
+    @Test func allowAnonymousIsTrueOrFalse() throws {
+        #expect(try configuration(["FIREBASE_ALLOW_ANONYMOUS": "true"]).firebase.allowAnonymous)
+        for off in ["false", ""] {
+            #expect(try !configuration(["FIREBASE_ALLOW_ANONYMOUS": off]).firebase.allowAnonymous)
+        }
+        for value in ["TRUE", "True", "1", "yes", " true", "true\n", "on", "0"] {
+            let error = refusal(["FIREBASE_ALLOW_ANONYMOUS": value, "FIREBASE_PROJECT_ID": "photobackup-test"])
+            #expect(error == ConfigurationError(variable: "FIREBASE_ALLOW_ANONYMOUS", message: "must be true or false"))
+        }
+    }
+}

@@ -16,19 +16,27 @@ final class TestClock {
 final class Harness {
     static let appleSub = "001234.5f1e2d3c4b5a69788796a5b4c3d2e1f0.1234"
     static let googleSub = "109876543210987654321"
+    /// A Firebase uid as Firebase makes them (28 alphanumerics).
+    static let firebaseSub = "Xk3pQ9rT2vW8yZ1aB4cD6eF7gH0j"
 
     let idp: StandIn
     let clock: TestClock
     let http: HTTPClient
     let verifier: TokenVerifier
 
-    init(apple: Bool = true, google: Bool = true, extraGoogleAudiences: [String] = []) throws {
+    init(
+        apple: Bool = true, google: Bool = true, firebase: Bool = true, allowAnonymous: Bool = false,
+        extraGoogleAudiences: [String] = [], adjust: (inout VerifierConfiguration) -> Void = { _ in }
+    ) throws {
         idp = try StandIn()
         let env = idp.environment
         var config = try VerifierConfiguration.from(environment: { env[$0] })
         if !apple { config.apple.audiences = [] }
         if !google { config.google.audiences = [] }
+        if !firebase { config.firebase.projectID = nil }
+        config.firebase.allowAnonymous = allowAnonymous
         config.google.audiences += extraGoogleAudiences
+        adjust(&config)
         let clock = TestClock()
         self.clock = clock
         http = try HTTPClient()
@@ -44,9 +52,13 @@ final class Harness {
         header: JSONValue? = nil, sign: String? = nil, kid: String? = nil, rawClaims: String? = nil,
         rawHeader: String? = nil
     ) throws -> String {
-        var t = JSONObject([
-            ("sub", .string(provider == .apple ? Self.appleSub : Self.googleSub)), ("now", .int(clock.now)),
-        ])
+        let sub: String
+        switch provider {
+        case .apple: sub = Self.appleSub
+        case .google: sub = Self.googleSub
+        case .firebase: sub = Self.firebaseSub
+        }
+        var t = JSONObject([("sub", .string(sub)), ("now", .int(clock.now))])
         for (k, v) in template { t[k] = v }
         return try idp.mint(
             provider.rawValue, template: .object(t), claims: claims, drop: drop, header: header, sign: sign,
@@ -83,7 +95,9 @@ func expectNoLeak(_ message: String, token: String, sourceLocation: SourceLocati
     for part in token.split(separator: ".") where part.count >= 8 {
         #expect(!message.contains(part.prefix(8)), "message quotes the token", sourceLocation: sourceLocation)
     }
-    for secret in [Harness.appleSub, Harness.googleSub, "@privaterelay", "@gmail.com", "@example.com"] {
+    for secret in [
+        Harness.appleSub, Harness.googleSub, Harness.firebaseSub, "@privaterelay", "@gmail.com", "@example.com",
+    ] {
         #expect(!message.contains(secret), "message quotes a claim", sourceLocation: sourceLocation)
     }
 }

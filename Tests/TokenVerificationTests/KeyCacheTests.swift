@@ -18,26 +18,48 @@ import Testing
         #expect(h.verifier.cachedKeyIDs(.apple) == ["apple-test-1"])
     }
 
-    @Test func prefetchFetchesBothProvidersInOneRound() throws {
+    @Test func prefetchFetchesEveryEnabledProviderInOneRound() throws {
         let h = try Harness()
         let rounds = h.http.roundCount
         h.verifier.prefetchKeys(deadline: .after(milliseconds: 5_000))
-        #expect(h.http.roundCount == rounds + 1, "both JWKS fetched concurrently")
+        #expect(h.http.roundCount == rounds + 1, "the three JWKS fetched concurrently")
         var counts = try h.idp.fetches()
-        #expect(counts.apple == 1 && counts.google == 1)
+        #expect(counts.apple == 1 && counts.google == 1 && counts.firebase == 1)
         #expect(h.verify(try h.token(.apple), .apple).identity != nil)
         #expect(h.verify(try h.token(.google), .google).identity != nil)
+        #expect(h.verify(try h.token(.firebase), .firebase).identity != nil)
         // A second prefetch with fresh caches does nothing.
         h.verifier.prefetchKeys(deadline: .after(milliseconds: 5_000))
         counts = try h.idp.fetches()
-        #expect(counts.apple == 1 && counts.google == 1)
+        #expect(counts.apple == 1 && counts.google == 1 && counts.firebase == 1)
     }
 
     @Test func prefetchSkipsDisabledProvider() throws {
         let h = try Harness(apple: false)
         h.verifier.prefetchKeys(deadline: .after(milliseconds: 5_000))
         let counts = try h.idp.fetches()
-        #expect(counts.apple == 0 && counts.google == 1)
+        #expect(counts.apple == 0 && counts.google == 1 && counts.firebase == 1)
+    }
+
+    @Test func prefetchSkipsFirebaseWhenItIsOff() throws {
+        let h = try Harness(firebase: false)
+        h.verifier.prefetchKeys(deadline: .after(milliseconds: 5_000))
+        let counts = try h.idp.fetches()
+        #expect(counts.apple == 1 && counts.google == 1 && counts.firebase == 0)
+    }
+
+    /// Firebase's keys live in their own cache under the same rules: a rotation there re-fetches
+    /// Firebase's JWKS once and nobody else's.
+    @Test func firebaseKeyRotationRefetchesOnlyFirebasesKeys() throws {
+        let h = try Harness()
+        h.verifier.prefetchKeys(deadline: .after(milliseconds: 5_000))
+        h.clock.advance(61)
+        let kid = try h.idp.rotate("firebase")
+        let token = try h.token(.firebase)
+        #expect(h.verify(token, .firebase).identity?.subject == Harness.firebaseSub)
+        #expect(h.verifier.cachedKeyIDs(.firebase) == ["firebase-test-1", kid].sorted())
+        let counts = try h.idp.fetches()
+        #expect(counts.apple == 1 && counts.google == 1 && counts.firebase == 2)
     }
 
     @Test func maxAgeIsHonoured() throws {

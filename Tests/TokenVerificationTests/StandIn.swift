@@ -25,7 +25,8 @@ final class StandIn {
     private let output = Pipe()
     private var buffer: [UInt8] = []
     private var stopped = false
-    /// APPLE_AUDIENCES, GOOGLE_AUDIENCES, APPLE_JWKS_URL, GOOGLE_JWKS_URL.
+    /// APPLE_AUDIENCES, GOOGLE_AUDIENCES, APPLE_JWKS_URL, GOOGLE_JWKS_URL, FIREBASE_PROJECT_ID,
+    /// FIREBASE_JWKS_URL, FIREBASE_ALLOW_ANONYMOUS.
     private(set) var environment: [String: String] = [:]
 
     init() throws {
@@ -107,9 +108,10 @@ final class StandIn {
 
     var appleAudience: String { environment["APPLE_AUDIENCES"] ?? "" }
     var googleAudience: String { environment["GOOGLE_AUDIENCES"] ?? "" }
+    var firebaseProjectID: String { environment["FIREBASE_PROJECT_ID"] ?? "" }
 
     /// A token from the stand-in. `template` holds keyword arguments of
-    /// `IdentityProvider.apple_claims`/`google_claims` (the real claim shapes); `claims` are
+    /// `IdentityProvider.apple_claims`/`google_claims`/`firebase_claims` (the real claim shapes); `claims` are
     /// merged over them, `drop` removed; the other options forge (see `IdentityProvider.forge`).
     func mint(
         _ provider: String, template: JSONValue? = nil, claims: JSONValue? = nil, drop: [String] = [],
@@ -131,12 +133,14 @@ final class StandIn {
         return token
     }
 
-    func fetches() throws -> (apple: Int, google: Int) {
+    func fetches() throws -> (apple: Int, google: Int, firebase: Int) {
         let answer = try command(["jwks_fetches": true])
-        guard let a = answer["apple"]?.int64Value, let g = answer["google"]?.int64Value else {
+        guard let a = answer["apple"]?.int64Value, let g = answer["google"]?.int64Value,
+            let f = answer["firebase"]?.int64Value
+        else {
             throw Failure(description: "bad counts")
         }
-        return (Int(a), Int(g))
+        return (Int(a), Int(g), Int(f))
     }
 
     func setFailing(_ failing: Bool) throws { try command(["idp_fail": .bool(failing)]) }

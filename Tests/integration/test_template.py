@@ -39,7 +39,8 @@ OBJECT_PREFIXES = {IDENTITIES, ACCOUNT, *ACCOUNT_DOCUMENTS, SESSIONS, *MARKERS, 
 APPLE_KEY_PARAMETER = "arn:${AWS::Partition}:ssm:${AWS::Region}:${AWS::AccountId}:parameter${ApplePrivateKeyParameter}"
 S3_OBJECT_ACTIONS = {"s3:GetObject", "s3:PutObject", "s3:DeleteObject", "s3:DeleteObjectVersion", "s3:PutObjectTagging"}
 CONTRACT_ENV = {"IDENTITY_BUCKET", "USER_ROLE_ARN", "APPLE_AUDIENCES", "GOOGLE_AUDIENCES", "CREDENTIALS_DURATION_SECONDS",
-                "REFRESH_TOKEN_TTL_SECONDS", "RECENT_AUTH_SECONDS", "REFRESH_REUSE_GRACE_SECONDS"}
+                "REFRESH_TOKEN_TTL_SECONDS", "RECENT_AUTH_SECONDS", "REFRESH_REUSE_GRACE_SECONDS",
+                "FIREBASE_PROJECT_ID", "FIREBASE_JWKS_URL", "FIREBASE_ALLOW_ANONYMOUS"}
 
 APPLE_REVOCATION_ENV = {"APPLE_TEAM_ID", "APPLE_KEY_ID", "APPLE_PRIVATE_KEY_PARAMETER", "APPLE_CLIENT_ID"}
 
@@ -365,6 +366,25 @@ def test_functions_run_the_bootstrap_on_provided_al2023_with_the_contract_enviro
         group = res["Properties"]["LoggingConfig"]["LogGroup"]["Ref"]
         assert group == LOG_GROUPS[role]
         assert RES[group]["Properties"]["RetentionInDays"]
+
+
+def test_firebase_is_off_by_default_and_passed_as_the_contract_says():
+    """Issue 13: FirebaseProjectId empty (off), the contract's JWKS URL, anonymous users refused;
+    the parameter's pattern is the functions' project-id rule (they check it again at init)."""
+    params, env = TEMPLATE["Parameters"], TEMPLATE["Globals"]["Function"]["Environment"]["Variables"]
+    assert params["FirebaseProjectId"]["Default"] == ""
+    assert params["FirebaseJwksUrl"]["Default"] == \
+        "https://www.googleapis.com/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com"
+    assert params["FirebaseAllowAnonymous"]["Default"] == "false"
+    assert set(params["FirebaseAllowAnonymous"]["AllowedValues"]) == {"true", "false"}
+    assert env["FIREBASE_PROJECT_ID"] == {"Ref": "FirebaseProjectId"}
+    assert env["FIREBASE_JWKS_URL"] == {"Ref": "FirebaseJwksUrl"}
+    assert env["FIREBASE_ALLOW_ANONYMOUS"] == {"Ref": "FirebaseAllowAnonymous"}
+    pattern = re.compile(params["FirebaseProjectId"]["AllowedPattern"])
+    for ok_ in ("", "abcdef", "photobackup-test", "a-1-b-2", "p" * 30):
+        assert pattern.fullmatch(ok_), ok_
+    for bad in ("abcde", "p" * 31, "1abcdef", "-abcdef", "abcdef-", "My-Project", "my_project", "my.project"):
+        assert not pattern.fullmatch(bad), bad
 
 
 def test_function_urls_are_public_only_behind_the_parameter():

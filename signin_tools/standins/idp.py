@@ -1,6 +1,7 @@
-"""A test identity provider: mints ID tokens shaped as Apple and Google send them, signed with
-its own RSA keys (Python ``cryptography``: an implementation independent of the project's), and
-serves the public keys as a JWKS on loopback. Issuers and claim shapes are the real ones."""
+"""A test identity provider: mints ID tokens shaped as Apple, Google and Firebase Auth send them,
+signed with its own RSA keys (Python ``cryptography``: an implementation independent of the
+project's), and serves the public keys as a JWKS on loopback, one set per provider. Issuers and
+claim shapes are the real ones."""
 import base64
 import hashlib
 import hmac
@@ -17,6 +18,11 @@ APPLE_ISSUER = "https://appleid.apple.com"
 GOOGLE_ISSUER = "https://accounts.google.com"
 APPLE_AUDIENCE = "com.example.photobackup"
 GOOGLE_AUDIENCE = "1234567890-photobackup.apps.googleusercontent.com"
+FIREBASE_PROJECT_ID = "photobackup-test"
+FIREBASE_ISSUER_PREFIX = "https://securetoken.google.com/"
+# The path of Google's securetoken JWKS, '@' included, so the tests' URL takes the real one's shape.
+FIREBASE_JWKS_PATH = "/firebase/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com"
+PROVIDERS = ("apple", "google", "firebase")
 
 
 def b64url(data: bytes) -> str:
@@ -54,13 +60,16 @@ def encode_jwt(header: dict, claims: dict, key: SigningKey) -> str:
 
 
 class IdentityProvider:
-    """Serves ``/apple/keys`` and ``/google/certs`` on 127.0.0.1 and mints tokens for both."""
+    """Serves ``/apple/keys``, ``/google/certs`` and ``/firebase/...`` (``FIREBASE_JWKS_PATH``) on
+    127.0.0.1 and mints tokens for all three."""
 
-    def __init__(self, apple_key: SigningKey | None = None, google_key: SigningKey | None = None):
+    def __init__(self, apple_key: SigningKey | None = None, google_key: SigningKey | None = None,
+                 firebase_key: SigningKey | None = None):
         self.apple_keys = [apple_key or SigningKey("apple-test-1")]
         self.google_keys = [google_key or SigningKey("google-test-1")]
+        self.firebase_keys = [firebase_key or SigningKey("firebase-test-1")]
         self.max_age = 3600  # None: no Cache-Control header at all
-        self.fetches = {"apple": 0, "google": 0}
+        self.fetches = {"apple": 0, "google": 0, "firebase": 0}
         self.fail = False  # answer 503 (outage simulation)
         self.server = None
         self.thread = None
@@ -77,9 +86,19 @@ class IdentityProvider:
     def google_jwks_url(self) -> str:
         return f"http://127.0.0.1:{self.port}/google/certs"
 
+    @property
+    def firebase_jwks_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}{FIREBASE_JWKS_PATH}"
+
+    def keys_of(self, provider: str) -> list:
+        """The provider's JWKS, as a list the caller may change (first key signs by default)."""
+        return {"apple": self.apple_keys, "google": self.google_keys, "firebase": self.firebase_keys}[provider]
+
     def function_env(self) -> dict:
         return {"APPLE_AUDIENCES": APPLE_AUDIENCE, "GOOGLE_AUDIENCES": GOOGLE_AUDIENCE,
-                "APPLE_JWKS_URL": self.apple_jwks_url, "GOOGLE_JWKS_URL": self.google_jwks_url}
+                "APPLE_JWKS_URL": self.apple_jwks_url, "GOOGLE_JWKS_URL": self.google_jwks_url,
+                "FIREBASE_PROJECT_ID": FIREBASE_PROJECT_ID, "FIREBASE_JWKS_URL": self.firebase_jwks_url,
+                "FIREBASE_ALLOW_ANONYMOUS": "false"}
 
     def start(self) -> "IdentityProvider":
         idp = self
@@ -89,7 +108,7 @@ class IdentityProvider:
                 pass
 
             def do_GET(self):
-                provider = "apple" if self.path.startswith("/apple/") else "google" if self.path.startswith("/google/") else None
+                provider = next((p for p in PROVIDERS if self.path.startswith(f"/{p}/")), None)
                 if provider is None:
                     self.send_error(404)
                     return
@@ -97,7 +116,7 @@ class IdentityProvider:
                 if idp.fail:
                     self.send_error(503)
                     return
-                keys = idp.apple_keys if provider == "apple" else idp.google_keys
+                keys = idp.keys_of(provider)
                 body = json.dumps({"keys": [k.jwk() for k in keys]}).encode()
                 self.send_response(200)
                 self.send_header("Content-Type", "application/json")
@@ -157,10 +176,33 @@ class IdentityProvider:
         claims.update(extra)
         return claims
 
+    def firebase_claims(self, sub: str, email: str | None = None, name: str | None = None,
+                        sign_in_provider: str = "password", identities: dict | None = None, now: int | None = None,
+                        auth_time: int | None = None, lifetime: int = 3600, project: str = FIREBASE_PROJECT_ID,
+                        aud: str | None = None, **extra) -> dict:
+        """Claims as Firebase Auth puts them in an ID token: the project's issuer and audience,
+        ``user_id`` = ``sub`` (the uid), ``auth_time`` (the sign-in, earlier than ``iat`` after a
+        refresh), and ``firebase``: ``sign_in_provider`` and the ``identities`` Firebase knows of.
+        An anonymous user (``sign_in_provider="anonymous"``) has no email and no identities."""
+        now = int(now if now is not None else time.time())
+        claims = {"iss": FIREBASE_ISSUER_PREFIX + project, "aud": aud or project,
+                  "auth_time": auth_time if auth_time is not None else now, "user_id": sub, "sub": sub, "iat": now,
+                  "exp": now + lifetime}
+        if sign_in_provider == "anonymous":
+            claims["firebase"] = {"identities": identities or {}, "sign_in_provider": "anonymous"}
+        else:
+            email = email or f"user{sub[-6:].lower()}@example.com"
+            claims.update({"email": email, "email_verified": True})
+            claims["firebase"] = {"identities": identities or {"email": [email]}, "sign_in_provider": sign_in_provider}
+        if name:
+            claims.update({"name": name, "picture": "https://lh3.googleusercontent.com/a/example=s96-c"})
+        claims.update(extra)
+        return claims
+
     def mint(self, provider: str, claims: dict, header: dict | None = None, key: SigningKey | None = None) -> str:
-        key = key or (self.apple_keys[0] if provider == "apple" else self.google_keys[0])
+        key = key or self.keys_of(provider)[0]
         hdr = {"alg": "RS256", "kid": key.kid}
-        if provider == "google":
+        if provider in ("google", "firebase"):
             hdr["typ"] = "JWT"
         hdr.update(header or {})
         return encode_jwt(hdr, claims, key)
@@ -168,14 +210,14 @@ class IdentityProvider:
     # -- attacks (the test suites' forgeries, made by this independent implementation) -------
 
     def key_by_kid(self, provider: str, kid: str) -> SigningKey:
-        for key in (self.apple_keys if provider == "apple" else self.google_keys):
+        for key in self.keys_of(provider):
             if key.kid == kid:
                 return key
         raise KeyError(kid)
 
     def add_key(self, provider: str, bits: int = 2048, kid: str | None = None) -> SigningKey:
         """Appends a key to the provider's JWKS (the signing default stays the first key)."""
-        keys = self.apple_keys if provider == "apple" else self.google_keys
+        keys = self.keys_of(provider)
         key = SigningKey(kid or f"{provider}-extra-{len(keys) + 1}", bits=bits)
         keys.append(key)
         return key
@@ -187,9 +229,9 @@ class IdentityProvider:
         kid unchanged), ``none`` (``alg: none``, empty signature), ``hs256-public-key`` (HS256
         keyed with the PEM of the JWKS key's public half: the classic algorithm confusion).
         ``raw_claims``/``raw_header`` replace the JSON text verbatim (duplicate members)."""
-        key = self.key_by_kid(provider, kid) if kid else (self.apple_keys[0] if provider == "apple" else self.google_keys[0])
+        key = self.key_by_kid(provider, kid) if kid else self.keys_of(provider)[0]
         hdr = {"alg": "RS256", "kid": key.kid}
-        if provider == "google":
+        if provider in ("google", "firebase"):
             hdr["typ"] = "JWT"
         if sign == "none":
             hdr["alg"] = "none"
@@ -231,3 +273,6 @@ class IdentityProvider:
 
     def google_token(self, sub: str, **kw) -> str:
         return self.mint("google", self.google_claims(sub, **kw))
+
+    def firebase_token(self, sub: str, **kw) -> str:
+        return self.mint("firebase", self.firebase_claims(sub, **kw))

@@ -16,7 +16,7 @@ def persistent_idp(key_dir: Path = ROOT / ".tmp" / "local-idp") -> IdentityProvi
     """A test IdP whose keys are generated once and kept (git-ignored) for scripts/mint-token."""
     key_dir.mkdir(parents=True, exist_ok=True)
     keys = {}
-    for provider in ("apple", "google"):
+    for provider in ("apple", "google", "firebase"):
         pem = key_dir / f"{provider}.pem"
         kid = f"{provider}-local-1"
         if pem.exists():
@@ -25,7 +25,7 @@ def persistent_idp(key_dir: Path = ROOT / ".tmp" / "local-idp") -> IdentityProvi
             keys[provider] = SigningKey(kid)
             pem.write_bytes(keys[provider].pem())
             os.chmod(pem, 0o600)
-    return IdentityProvider(apple_key=keys["apple"], google_key=keys["google"])
+    return IdentityProvider(apple_key=keys["apple"], google_key=keys["google"], firebase_key=keys["firebase"])
 
 
 class LocalDeployment:
