@@ -37,6 +37,9 @@ def step(n: int, title: str, answer: dict, expect: str, check=None) -> dict:
             bits.append(f"refreshToken={redact(data['refreshToken'])}")
         if "signedOut" in data:
             bits.append(f"signedOut={str(data['signedOut']).lower()}")
+        if "deleted" in data:
+            bits.append(f"deleted={str(data['deleted']).lower()} user={data['serviceUserID']} purge={data['purge']} "
+                        f"appleTokensRevoked={str(data['appleTokensRevoked']).lower()}")
         if "sessions" in data:
             bits.append("sessions=" + ", ".join(f"{x['provider']}/{x['device'] or '-'}{' (this one)' if x['current'] else ''}" for x in data["sessions"]))
         detail = " ".join(bits)
@@ -111,6 +114,32 @@ def main() -> int:
              "success", lambda r: r["data"]["signedOut"] == 1)
         step(12, "Sign out the Mac", local.invoke("auth-refresh", {"refreshToken": mac_session, "action": "signout"}), "success")
         step(13, "Refresh after sign-out", local.invoke("auth-refresh", {"refreshToken": mac_session}), "SESSION_INVALID")
+
+        # Deleting the account (App Store Review Guideline 5.1.1(v)): the app runs Sign in with
+        # Apple once more, and sends the fresh authorization code with the delete.
+        fresh = step(14, "Sign in with Apple on the iPhone again, just before deleting the account",
+                     local.invoke("auth-signin", {"provider": "apple", "idToken": idp.apple_token(APPLE_SUB), "intent": "signin"}),
+                     "success", lambda r: r["data"]["user"]["serviceUserID"] == uuid)
+        fresh_session = fresh["data"]["refreshToken"] if fresh.get("success") else ""
+        code = local.apple.issue_code(APPLE_SUB)
+        step(15, "Delete the account, with Sign in with Apple's authorization code",
+             local.invoke("auth-link", {"refreshToken": fresh_session, "action": "delete", "authorizationCode": code}),
+             "success", lambda r: r["data"]["purge"] == "complete" and r["data"]["appleTokensRevoked"] is True)
+        left = local.moto.s3().list_object_versions(Bucket=local.moto.bucket, Prefix=f"users/{uuid}/")
+        left = len(left.get("Versions", [])) + len(left.get("DeleteMarkers", []))
+        gone = left == 0 and len(local.apple.revoked) == 1
+        print(f"[{'ok ' if gone else 'FAIL'}] 16. Nothing of the account is left, and Apple revoked its token\n"
+              f"       → {left} objects or versions under users/{uuid}/; Apple's stand-in revoked {len(local.apple.revoked)} refresh token")
+        if not gone:
+            failures.append("deletion left something")
+        step(17, "Refresh the deleted account's session", local.invoke("auth-refresh", {"refreshToken": fresh_session}),
+             "SESSION_INVALID")
+        step(18, "Sign in with Apple (intent signin): the account is gone",
+             local.invoke("auth-signin", {"provider": "apple", "idToken": idp.apple_token(APPLE_SUB), "intent": "signin"}),
+             "ACCOUNT_NOT_FOUND")
+        step(19, "Sign in with Apple again: a new, empty account with a new UUID",
+             local.invoke("auth-signin", {"provider": "apple", "idToken": idp.apple_token(APPLE_SUB)}),
+             "success", lambda r: r["data"]["isNewUser"] is True and r["data"]["user"]["serviceUserID"] != uuid)
 
     print()
     if failures:

@@ -5,6 +5,7 @@ import os
 from pathlib import Path
 
 from ..repo import ROOT
+from .apple_auth import AppleAuthServer
 from .idp import IdentityProvider, SigningKey
 from .motoserver import MotoServer
 from .rie import Emulator
@@ -36,10 +37,13 @@ class LocalDeployment:
         self.functions = functions
         self.moto = MotoServer(log_path=str(self.log_dir / "moto.log"))
         self.idp = persistent_idp()
+        # Sign in with Apple's /auth/token and /auth/revoke, so that deleting an account revokes.
+        self.apple = AppleAuthServer(self.idp)
         self.emulators: dict[str, Emulator] = {}
 
     def env(self) -> dict:
-        env = {**self.moto.function_env(), **self.idp.function_env(), "AWS_LAMBDA_LOG_LEVEL": "INFO"}
+        env = {**self.moto.function_env(), **self.idp.function_env(), **self.apple.function_env(),
+               "AWS_LAMBDA_LOG_LEVEL": "INFO"}
         env.update(self.extra_env)
         return env
 
@@ -47,6 +51,7 @@ class LocalDeployment:
         self.log_dir.mkdir(parents=True, exist_ok=True)
         self.moto.start()
         self.idp.start()
+        self.apple.start()
         for name in self.functions:
             emu = Emulator(str(self.bin_dir / name), env={**self.env(), "AWS_LAMBDA_FUNCTION_NAME": name},
                            log_path=str(self.log_dir / f"{name}.log"))
@@ -59,6 +64,7 @@ class LocalDeployment:
     def stop(self) -> None:
         for emu in self.emulators.values():
             emu.stop()
+        self.apple.stop()
         self.idp.stop()
         self.moto.stop()
 
