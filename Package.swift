@@ -57,10 +57,14 @@ let package = Package(
             name: "token-bench",
             dependencies: ["TokenVerification", "CryptoPrimitives", "CurlHTTP", "StrictJSON", "PlatformSupport"]),
 
+        // Shared by the test targets (Foundation's Process: never linked into a function): the
+        // loopback stand-ins' process and the independent Python `cryptography` checks.
+        .target(name: "TestSupport", dependencies: ["StrictJSON"], path: "Tests/TestSupport"),
         .testTarget(name: "PlatformSupportTests", dependencies: ["PlatformSupport"]),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
         .testTarget(
-            name: "CryptoPrimitivesTests", dependencies: ["CryptoPrimitives", "StrictJSON", "PlatformSupport"],
+            name: "CryptoPrimitivesTests",
+            dependencies: ["CryptoPrimitives", "StrictJSON", "PlatformSupport", "TestSupport"],
             resources: [.copy("Fixtures")]),
         .testTarget(name: "CurlHTTPTests", dependencies: ["CurlHTTP", "PlatformSupport"]),
         .testTarget(name: "LambdaRuntimeTests", dependencies: ["LambdaRuntime", "StrictJSON"]),
@@ -72,10 +76,12 @@ let package = Package(
             exclude: ["Stubs"]),
         .testTarget(
             name: "TokenVerificationTests",
-            dependencies: ["TokenVerification", "CryptoPrimitives", "StrictJSON", "PlatformSupport"]),
+            dependencies: ["TokenVerification", "CryptoPrimitives", "StrictJSON", "PlatformSupport", "TestSupport"]),
         .testTarget(
             name: "SignInWithAppleTests",
-            dependencies: ["SignInWithApple", "CryptoPrimitives", "CurlHTTP", "StrictJSON", "PlatformSupport"]),
+            dependencies: [
+                "SignInWithApple", "CryptoPrimitives", "CurlHTTP", "StrictJSON", "PlatformSupport", "TestSupport",
+            ]),
         .testTarget(name: "AccountDomainTests", dependencies: ["AccountDomain", "StrictJSON", "PlatformSupport"]),
         .testTarget(name: "AuthServiceTests", dependencies: ["AuthService", "StrictJSON", "LambdaRuntime"]),
     ],

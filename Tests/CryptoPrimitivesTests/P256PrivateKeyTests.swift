@@ -1,6 +1,7 @@
 import Foundation
 import PlatformSupport
 import StrictJSON
+import TestSupport
 import Testing
 
 @testable import CryptoPrimitives

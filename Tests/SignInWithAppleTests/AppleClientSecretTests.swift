@@ -1,6 +1,7 @@
 import CryptoPrimitives
 import PlatformSupport
 import StrictJSON
+import TestSupport
 import Testing
 
 @testable import SignInWithApple

@@ -1,5 +1,6 @@
 import CryptoPrimitives
 import StrictJSON
+import TestSupport
 
 @testable import SignInWithApple
 

@@ -7,17 +7,14 @@ import Glibc
 /// Runs a short script under the project's venv Python (`cryptography`: an implementation of
 /// ECDSA independent of ours) and returns its standard output. Bounded: the process is killed
 /// after `timeoutSeconds`. A missing venv fails the test; nothing is skipped.
-enum PythonCryptography {
-    struct Failure: Error, CustomStringConvertible { let description: String }
+public enum PythonCryptography {
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+        public init(description: String) { self.description = description }
+    }
 
-    static let repositoryRoot: URL = {
-        // Tests/CryptoPrimitivesTests/PythonCryptography.swift → the repository.
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-    }()
-
-    static func run(_ script: String, arguments: [String] = [], timeoutSeconds: Int = 60) throws -> String {
-        let python = repositoryRoot.appendingPathComponent(".venv/bin/python")
+    public static func run(_ script: String, arguments: [String] = [], timeoutSeconds: Int = 60) throws -> String {
+        let python = Repository.root.appendingPathComponent(".venv/bin/python")
         guard FileManager.default.isExecutableFile(atPath: python.path) else {
             throw Failure(description: "\(python.path) is missing: run scripts/setup")
         }
