@@ -91,6 +91,12 @@ def ok(answer: dict) -> dict:
     return answer["data"]
 
 
+def refused(answer: dict, expected: str, what: str) -> None:
+    """An error envelope with `expected`; the message names codes only, never a token."""
+    got = answer["error"]["code"] if answer.get("success") is False else "success"
+    assert got == expected, f"{what}: expected {expected}, got {got}"
+
+
 def code(answer: dict) -> str:
     assert answer.get("success") is False, "expected an error envelope"
     return answer["error"]["code"]

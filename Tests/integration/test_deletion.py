@@ -11,13 +11,9 @@ import uuid as uuidlib
 
 import pytest
 
-from service_support import apple_sub, google_sub, ok, url_event, via_url
+from service_support import apple_sub, google_sub, ok, refused, url_event, via_url
 from signin_tools.standins import AppleAuthServer
 
-
-def refused(answer: dict, expected: str, what: str) -> None:
-    got = answer["error"]["code"] if answer.get("success") is False else "success"
-    assert got == expected, f"{what}: expected {expected}, got {got}"
 
 
 def versions_under(svc, prefix: str) -> list[tuple[str, str]]:

@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from service_support import account_of, apple_sub, forged, google_sub, ok, session_id_of
+from service_support import account_of, apple_sub, forged, google_sub, ok, refused, session_id_of
 from signin_tools.standins import free_port
 
 HEX32 = re.compile(r"^[0-9a-f]{32}$")
@@ -23,10 +23,6 @@ ISO_UTC = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$")
 
 
 # -- helpers (messages never carry a token) ---------------------------------------------------------
-
-def refused(answer: dict, expected: str, what: str) -> None:
-    got = answer["error"]["code"] if answer.get("success") is False else "success"
-    assert got == expected, f"{what}: expected {expected}, got {got}"
 
 
 def same(actual, expected, what: str) -> None:
