@@ -10,6 +10,7 @@
 #include <openssl/err.h>
 #include <openssl/core_names.h>
 #include <openssl/param_build.h>
+#include <openssl/x509.h>
 
 
 // EVP_PKEY_PUBLIC_KEY is a macro of macros that Swift does not import.
