@@ -19,10 +19,12 @@ let package = Package(
         // (OPENSSL_3.0.0) are upstream's and the same on Amazon Linux 2023. Random bytes come from
         // the kernel (PlatformSupport.SecureRandom: the stdlib's SystemRandomNumberGenerator, getrandom(2)).
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // libcrypto's STACK_OF(X509) macros as functions (Swift imports no function-like macro).
+        .target(name: "CCryptoShim", dependencies: ["COpenSSL"]),
 
         .target(name: "PlatformSupport"),
         .target(name: "StrictJSON", dependencies: ["PlatformSupport"]),
-        .target(name: "CryptoPrimitives", dependencies: ["COpenSSL", "PlatformSupport"]),
+        .target(name: "CryptoPrimitives", dependencies: ["COpenSSL", "CCryptoShim", "PlatformSupport"]),
         .target(name: "CurlHTTP", dependencies: ["CCurlShim", "PlatformSupport"]),
         .target(name: "LambdaRuntime", dependencies: ["CurlHTTP", "StrictJSON", "PlatformSupport"]),
         .target(name: "SigV4", dependencies: ["CryptoPrimitives", "PlatformSupport"]),
