@@ -25,6 +25,7 @@ enum PythonCryptography {
         let output = Pipe()
         process.executableURL = python
         process.arguments = ["-c", script] + arguments
+        process.currentDirectoryURL = repositoryRoot  // where the signin_tools package is
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
