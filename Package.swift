@@ -28,7 +28,9 @@ let package = Package(
         .target(name: "CurlHTTP", dependencies: ["CCurlShim", "PlatformSupport"]),
         .target(name: "LambdaRuntime", dependencies: ["CurlHTTP", "StrictJSON", "PlatformSupport"]),
         .target(name: "SigV4", dependencies: ["CryptoPrimitives", "PlatformSupport"]),
-        .target(name: "AWSClients", dependencies: ["SigV4", "CurlHTTP", "StrictJSON", "PlatformSupport"]),
+        .target(
+            name: "AWSClients",
+            dependencies: ["SigV4", "CryptoPrimitives", "CurlHTTP", "StrictJSON", "PlatformSupport"]),
         .target(
             name: "TokenVerification", dependencies: ["CryptoPrimitives", "CurlHTTP", "StrictJSON", "PlatformSupport"]),
         .target(

@@ -15,6 +15,8 @@ arguments, then "claims" merged over them and "drop": [names] removed), and "sig
 "raw_claims", "raw_header" (see IdentityProvider.forge); {"add_key": "apple", "bits": 1024,
 "kid": "..."} → {"kid"} appends a key to that JWKS; {"max_age": 120 | null} sets the JWKS
 Cache-Control max-age (null: no header).
+
+For moto: {"ssm_put": "/name", "value": "..."} stores a SecureString parameter → {"ok": true}.
 """
 import argparse
 import json
@@ -49,7 +51,7 @@ def main() -> int:
             line = sys.stdin.readline()
             if not line:
                 break  # parent closed stdin: done
-            print(json.dumps(handle(json.loads(line), idp)), flush=True)
+            print(json.dumps(handle(json.loads(line), idp, moto)), flush=True)
     finally:
         if idp:
             idp.stop()
@@ -58,7 +60,12 @@ def main() -> int:
     return 0
 
 
-def handle(cmd: dict, idp) -> dict:
+def handle(cmd: dict, idp, moto=None) -> dict:
+    if "ssm_put" in cmd:
+        if moto is None:
+            return {"error": "no moto"}
+        moto.put_secure_parameter(cmd["ssm_put"], cmd["value"])
+        return {"ok": True}
     if idp is None:
         return {"error": "no idp"}
     if "mint" in cmd:

@@ -30,18 +30,21 @@ public struct AWSConfig: Sendable {
     package var credentials: AWSCredentials
     package var s3Endpoint: AWSEndpoint
     package var stsEndpoint: AWSEndpoint
+    package var ssmEndpoint: AWSEndpoint
 
     package init(
-        region: String, credentials: AWSCredentials, s3Endpoint: AWSEndpoint? = nil, stsEndpoint: AWSEndpoint? = nil
+        region: String, credentials: AWSCredentials, s3Endpoint: AWSEndpoint? = nil, stsEndpoint: AWSEndpoint? = nil,
+        ssmEndpoint: AWSEndpoint? = nil
     ) {
         self.region = region
         self.credentials = credentials
         self.s3Endpoint = s3Endpoint ?? AWSConfig.defaultS3Endpoint(region: region)
-        self.stsEndpoint = stsEndpoint ?? AWSConfig.defaultSTSEndpoint(region: region)
+        self.stsEndpoint = stsEndpoint ?? AWSConfig.defaultEndpoint("sts", region: region)
+        self.ssmEndpoint = ssmEndpoint ?? AWSConfig.defaultEndpoint("ssm", region: region)
     }
 
     /// `AWS_REGION` (else `AWS_DEFAULT_REGION`), the credentials, and the endpoints: a
-    /// service-specific `AWS_ENDPOINT_URL_S3` / `AWS_ENDPOINT_URL_STS` wins over the global
+    /// service-specific `AWS_ENDPOINT_URL_S3` / `_STS` / `_SSM` wins over the global
     /// `AWS_ENDPOINT_URL`, as in every AWS SDK; `AWS_IGNORE_CONFIGURED_ENDPOINT_URLS=true` ignores
     /// both. S3 is addressed path-style whenever an endpoint is configured.
     package static func fromEnvironment() throws(ConfigurationError) -> AWSConfig {
@@ -68,7 +71,8 @@ public struct AWSConfig: Sendable {
         }
         let s3 = try endpoint("AWS_ENDPOINT_URL_S3", pathStyle: true)
         let sts = try endpoint("AWS_ENDPOINT_URL_STS", pathStyle: false)
-        return AWSConfig(region: region, credentials: credentials, s3Endpoint: s3, stsEndpoint: sts)
+        let ssm = try endpoint("AWS_ENDPOINT_URL_SSM", pathStyle: false)
+        return AWSConfig(region: region, credentials: credentials, s3Endpoint: s3, stsEndpoint: sts, ssmEndpoint: ssm)
     }
 
     /// `s3.{region}.amazonaws.com` (`.amazonaws.com.cn` in China), virtual-hosted.
@@ -76,9 +80,9 @@ public struct AWSConfig: Sendable {
         AWSEndpoint(scheme: "https", host: "s3." + region + "." + dnsSuffix(region), pathStyle: false)
     }
 
-    /// The regional STS endpoint, `sts.{region}.amazonaws.com`.
-    static func defaultSTSEndpoint(region: String) -> AWSEndpoint {
-        AWSEndpoint(scheme: "https", host: "sts." + region + "." + dnsSuffix(region))
+    /// A service's regional endpoint, `{service}.{region}.amazonaws.com` (STS, SSM).
+    static func defaultEndpoint(_ service: String, region: String) -> AWSEndpoint {
+        AWSEndpoint(scheme: "https", host: service + "." + region + "." + dnsSuffix(region))
     }
 
     static func dnsSuffix(_ region: String) -> String { region.hasPrefix("cn-") ? "amazonaws.com.cn" : "amazonaws.com" }

@@ -1,5 +1,6 @@
 import CurlHTTP
 import PlatformSupport
+import StrictJSON
 
 /// A failed S3 or STS call, classified for the caller. The message is AWS's own `Message`
 /// element or libcurl's text: never a header, a signature, a key or a token.
@@ -147,11 +148,20 @@ enum ErrorClassifier {
     /// Only these three elements are read: S3's signature errors also echo the canonical
     /// request, which contains the session token.
     static func parseErrorBody(_ body: [UInt8]) -> (code: String?, message: String?, requestID: String?) {
+        if body.first == UInt8(ascii: "{") { return parseJSONErrorBody(body) }
         guard !body.isEmpty, let root = XMLReader.parse(body) else { return (nil, nil, nil) }
         // STS nests it once more in some implementations: <ErrorResponse><Errors><Error>.
         let error = root.name == "Error" ? root : (root.child("Error") ?? root.child("Errors")?.child("Error"))
         let requestID = error?["RequestId"] ?? root["RequestId"] ?? root["RequestID"]
         return (error?["Code"].flatMap(nonEmpty), error?["Message"].flatMap(nonEmpty), requestID.flatMap(nonEmpty))
+    }
+
+    /// The JSON protocols' error (SSM): `{"__type": "[namespace#]Code", "message": "..."}`.
+    static func parseJSONErrorBody(_ body: [UInt8]) -> (code: String?, message: String?, requestID: String?) {
+        guard let object = (try? JSONParser.parse(body))?.objectValue else { return (nil, nil, nil) }
+        let type = object["__type"]?.stringValue.map { t in t.split(separator: "#").last.map(String.init) ?? t }
+        let message = object["message"]?.stringValue ?? object["Message"]?.stringValue
+        return (type.flatMap(nonEmpty), message.flatMap(nonEmpty), nil)
     }
 
     private static func nonEmpty(_ s: String) -> String? { s.isEmpty ? nil : s }

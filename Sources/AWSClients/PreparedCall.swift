@@ -47,6 +47,10 @@ public enum AWSCall: Sendable {
     case s3Delete(key: String, condition: S3DeleteCondition)
     /// One page (up to 1,000 keys) of ListObjectsV2 under a prefix.
     case s3List(prefix: String)
+    /// One page (up to 1,000 entries) of ListObjectVersions under a prefix, from a marker on.
+    case s3ListVersions(prefix: String, after: S3VersionListing.Marker?)
+    /// DeleteObjects of up to 1,000 versions, each for good.
+    case s3DeleteVersions([S3ObjectVersion])
     case assumeRole(AssumeRoleRequest)
 }
 
@@ -55,6 +59,8 @@ public enum AWSCallOutcome: Sendable {
     case stored(S3PutOutcome)
     case deleted(S3DeleteOutcome)
     case listing(S3Listing)
+    case versions(S3VersionListing)
+    case deletedVersions(S3BatchDeleteOutcome)
     case credentials(TemporaryCredentials)
 }
 
@@ -79,6 +85,10 @@ public final class AWSBatch {
                 case .s3Delete(let key, let condition):
                     return s3.prepareDelete(key, condition: condition).map(AWSCallOutcome.deleted)
                 case .s3List(let prefix): return s3.prepareList(prefix: prefix).map(AWSCallOutcome.listing)
+                case .s3ListVersions(let prefix, let marker):
+                    return s3.prepareListVersions(prefix: prefix, after: marker).map(AWSCallOutcome.versions)
+                case .s3DeleteVersions(let versions):
+                    return s3.prepareDeleteVersions(versions).map(AWSCallOutcome.deletedVersions)
                 case .assumeRole(let r): return sts.prepareAssumeRole(r).map(AWSCallOutcome.credentials)
                 }
             }, deadline: deadline)

@@ -7,10 +7,10 @@ import SigV4
 public final class S3Client {
     let bucket: String
     private let endpoint: AWSEndpoint
-    private let transport: SignedTransport
-    private let bucketProblem: String?
+    let transport: SignedTransport
+    let bucketProblem: String?
     /// Prefix for every request path: the endpoint's base path, plus `/bucket` when path-style.
-    private let pathPrefix: String
+    let pathPrefix: String
     /// Pages `list` follows at most (1000 keys each).
     package var maxListPages = 100
 

@@ -13,6 +13,16 @@ public enum AccountKeys {
     static func sessionsPrefix(_ uuid: String) -> String { "users/\(uuid)/account/sessions/" }
     static func session(_ uuid: String, _ sessionID: String) -> String { sessionsPrefix(uuid) + sessionID + ".json" }
 
+    /// An account deletion's record (`DeletionRecord`).
+    static func deletion(_ uuid: String) -> String { "deletions/\(uuid).json" }
+    static let deletionsPrefix = "deletions/"
+
+    /// An App Store purchase's claim: the owning account's UUID (docs/API.md, `claimPurchase`).
+    static func purchaseClaim(_ originalTransactionID: String) -> String { "purchases/apple/\(originalTransactionID)" }
+
+    /// Marker that one of Apple's notifications was processed (at most once each).
+    static func notificationMarker(_ kind: String, _ id: String) -> String { "notifications/\(kind)/\(id)" }
+
     /// Zero-byte `application/x-directory` markers made at sign-up.
     static func markers(_ uuid: String) -> [String] {
         let p = userPrefix(uuid)

@@ -7,7 +7,8 @@ import PlatformSupport
 extension AccountService {
     public func listSessions(token: String, deadline: Deadline) throws(AccountError) -> [SessionSummary] {
         let auth = try authenticate(token, recent: false, deadline: deadline)
-        return try liveSessions(auth, deadline: deadline).map { (record, _) in
+        return try liveSessions(auth.token.serviceUserID, account: auth.account, deadline: deadline).map {
+            (record, _) in
             SessionSummary(
                 sessionID: record.sessionID, provider: record.identity.provider, device: record.device,
                 signedInAtMs: record.signInAtMs,
@@ -19,7 +20,9 @@ extension AccountService {
     /// Revokes every other live session of the account; answers how many there were.
     public func signOutOthers(token: String, deadline: Deadline) throws(AccountError) -> Int {
         let auth = try authenticate(token, recent: true, deadline: deadline)
-        let others = try liveSessions(auth, deadline: deadline).filter { $0.0.sessionID != auth.token.sessionID }
+        let others = try liveSessions(auth.token.serviceUserID, account: auth.account, deadline: deadline).filter {
+            $0.0.sessionID != auth.token.sessionID
+        }
         let reason = "signed out by another session"
         var count = 0
         for start in stride(from: 0, to: others.count, by: AccountService.sessionsPerRound) {
@@ -76,9 +79,8 @@ extension AccountService {
     /// The account's live sessions (first page of up to 1,000 records, read `sessionsPerRound`
     /// at a time). Records that can never work again are deleted along the way, best effort.
     func liveSessions(
-        _ auth: AuthenticatedSession, deadline: Deadline
+        _ uuid: String, account: Account, deadline: Deadline
     ) throws(AccountError) -> [(SessionRecord, String)] {
-        let uuid = auth.token.serviceUserID
         var listing = Round()
         let page = listing.list(AccountKeys.sessionsPrefix(uuid))
         let keys = try backend.run(listing, deadline: deadline).value(page).keys.filter {
@@ -99,7 +101,7 @@ extension AccountService {
                 guard record.serviceUserID == uuid else {
                     throw .corruptDocument(key: key, reason: "session names another account")
                 }
-                let listed = auth.account.providers.lists(record.identity)
+                let listed = account.providers.lists(record.identity)
                 if record.isLive(nowMs: now) && listed {
                     live.append((record, object.etag))
                 } else if !record.isLive(nowMs: now) || now - record.signInAtMs > ProvidersDocument.pendingLifetimeMs {

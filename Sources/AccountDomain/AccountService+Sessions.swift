@@ -28,6 +28,7 @@ extension AccountService {
                 guard let account else {
                     throw .sessionInvalid(reason: "the account is incomplete; sign in again to complete it")
                 }
+                guard !account.providers.isDeleted else { throw .sessionInvalid(reason: "the account was deleted") }
                 guard account.providers.lists(record.identity) else {
                     throw .sessionInvalid(reason: "its identity was unlinked")
                 }

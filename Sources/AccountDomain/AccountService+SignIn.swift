@@ -93,10 +93,15 @@ extension AccountService {
             // Nothing is written for ACCOUNT_ALREADY_EXISTS: look before issuing anything.
             let docs = try readAccount(m.uuid, deadline: deadline)
             if let existing = try account(uuid: m.uuid, profile: docs.profile, providers: docs.providers) {
-                guard existing.providers.state(of: identity.provider, id: identity.subject, linkID: m.linkID) == .stale
-                else {
-                    throw .accountAlreadyExists
-                }
+                guard
+                    existing.providers.isDeleted
+                        || existing.providers.state(of: identity.provider, id: identity.subject, linkID: m.linkID)
+                            == .stale
+                else { throw .accountAlreadyExists }
+                try discard(m, key: key, session: nil, deadline: deadline)
+                return .stale
+            }
+            if try loadDeletion(m.uuid, deadline: deadline) != nil {
                 try discard(m, key: key, session: nil, deadline: deadline)
                 return .stale
             }
@@ -119,9 +124,20 @@ extension AccountService {
         var isNewUser = intent == .signup
         if let loaded = try account(uuid: m.uuid, profile: p, providers: v) {
             acct = loaded
+        } else if try loadDeletion(m.uuid, deadline: deadline) != nil {
+            // Not half-made but deleted (and purged): never bring the old account back, and leave
+            // no version of this sign-in's session record under the purged prefix.
+            try discard(m, key: key, session: nil, deadline: deadline)
+            let sessionKey = AccountKeys.session(record.serviceUserID, record.sessionID)
+            _ = try purge(prefix: sessionKey, until: deadline, deadline: deadline)
+            return .stale
         } else {
             acct = try complete(m, identity, fullName: fullName, profile: p, providers: v, deadline: deadline)
             isNewUser = isNewUser || p == nil
+        }
+        if acct.providers.isDeleted {
+            try discard(m, key: key, session: record, deadline: deadline)
+            return .stale
         }
         switch acct.providers.state(of: identity.provider, id: identity.subject, linkID: m.linkID) {
         case .active:
@@ -197,7 +213,8 @@ extension AccountService {
         var stale = false
         let updated = try updateProviders(account, deadline: deadline) {
             (doc: inout ProvidersDocument) throws(AccountError) -> Bool in
-            stale = false
+            stale = doc.isDeleted
+            if stale { return false }
             switch doc.state(of: identity.provider, id: identity.subject, linkID: m.linkID) {
             case .active: return false
             case .pending:
@@ -234,7 +251,8 @@ extension AccountService {
         do throws(AccountError) {
             return try updateProviders(account, deadline: deadline) {
                 (doc: inout ProvidersDocument) throws(AccountError) -> Bool in
-                guard needsWrite(doc), let i = doc.index(of: identity.provider, id: identity.subject) else {
+                guard !doc.isDeleted, needsWrite(doc), let i = doc.index(of: identity.provider, id: identity.subject)
+                else {
                     return false
                 }
                 doc.providers[i].lastUsed = ISO8601.format(milliseconds: now)

@@ -44,6 +44,16 @@ struct Round {
         add(.s3List(prefix: prefix)) { if case .listing(let l) = $0 { return l } else { return nil } }
     }
 
+    mutating func listVersions(_ prefix: String, after marker: S3VersionListing.Marker?) -> Slot<S3VersionListing> {
+        add(.s3ListVersions(prefix: prefix, after: marker)) {
+            if case .versions(let v) = $0 { return v } else { return nil }
+        }
+    }
+
+    mutating func deleteVersions(_ versions: [S3ObjectVersion]) -> Slot<S3BatchDeleteOutcome> {
+        add(.s3DeleteVersions(versions)) { if case .deletedVersions(let d) = $0 { return d } else { return nil } }
+    }
+
     mutating func assumeRole(_ request: AssumeRoleRequest) -> Slot<TemporaryCredentials> {
         add(.assumeRole(request)) { if case .credentials(let c) = $0 { return c } else { return nil } }
     }

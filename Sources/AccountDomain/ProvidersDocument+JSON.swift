@@ -30,6 +30,7 @@ extension ProvidersDocument {
                         ]))
                 })
         }
+        if let deletedAtMs { o["deletedAt"] = ts(deletedAtMs) }
         for (k, v) in extra where o[k] == nil { o[k] = v }
         return .object(o)
     }
@@ -60,20 +61,22 @@ extension ProvidersDocument {
             retired.append(RetiredLink(type: type, id: id, linkID: r["linkID"]?.stringValue, atMs: at))
         }
         self.init(primaryProvider: primary, providers: links, pending: pending, retired: retired)
-        let known: Set<String> = ["version", "primaryProvider", "providers", "pending", "retired"]
+        deletedAtMs = ts(o["deletedAt"])
+        let known: Set<String> = ["version", "primaryProvider", "providers", "pending", "retired", "deletedAt"]
         for (k, v) in o where !known.contains(k) { extra[k] = v }
     }
 }
 
 extension ProviderLink {
     var json: JSONValue {
-        .object(
-            JSONObject([
-                ("type", .string(type.rawValue)), ("id", .string(id)), ("email", email.map(JSONValue.string) ?? .null),
-                ("displayName", displayName.map(JSONValue.string) ?? .null), ("linkedAt", .string(linkedAt)),
-                ("lastUsed", .string(lastUsed)), ("isPrimary", .bool(isPrimary)),
-                ("linkID", linkID.map(JSONValue.string) ?? .null),
-            ]))
+        var o = JSONObject([
+            ("type", .string(type.rawValue)), ("id", .string(id)), ("email", email.map(JSONValue.string) ?? .null),
+            ("displayName", displayName.map(JSONValue.string) ?? .null), ("linkedAt", .string(linkedAt)),
+            ("lastUsed", .string(lastUsed)), ("isPrimary", .bool(isPrimary)),
+            ("linkID", linkID.map(JSONValue.string) ?? .null),
+        ])
+        if let emailDeliverable { o["emailDeliverable"] = .bool(emailDeliverable) }
+        return .object(o)
     }
 
     init?(json: JSONValue) {
@@ -83,7 +86,7 @@ extension ProviderLink {
         self.init(
             type: type, id: id, email: o["email"]?.stringValue, displayName: o["displayName"]?.stringValue,
             linkedAt: linked, lastUsed: o["lastUsed"]?.stringValue ?? linked,
-            isPrimary: o["isPrimary"]?.boolValue ?? false,
-            linkID: o["linkID"]?.stringValue)
+            isPrimary: o["isPrimary"]?.boolValue ?? false, linkID: o["linkID"]?.stringValue,
+            emailDeliverable: o["emailDeliverable"]?.boolValue)
     }
 }

@@ -26,6 +26,12 @@ public struct ProvidersDocument: Sendable, Equatable {
     public var providers: [ProviderLink]
     var pending: [PendingLink] = []
     var retired: [RetiredLink] = []
+    /// When the account's deletion committed (docs/API.md, auth-link `delete`). Set once, never
+    /// cleared: every flow reads providers.json, so from this write on none of them reaches the
+    /// account, and every conditional update of it refuses to go on.
+    var deletedAtMs: Int64?
+
+    var isDeleted: Bool { deletedAtMs != nil }
     /// Members this version does not know, kept as read so an older function never drops what a
     /// newer one wrote.
     var extra = JSONObject()
@@ -126,11 +132,13 @@ public struct ProviderLink: Sendable, Equatable {
     public var isPrimary: Bool
     /// Nil for links made before link ids existed.
     var linkID: String?
+    /// Apple's `email-disabled` / `email-enabled` notifications: whether mail to the relay
+    /// address is delivered. Nil until Apple has said.
+    public var emailDeliverable: Bool?
 
     init(
         type: IdentityProvider, id: String, email: String?, displayName: String?, linkedAt: String, lastUsed: String,
-        isPrimary: Bool,
-        linkID: String?
+        isPrimary: Bool, linkID: String?, emailDeliverable: Bool? = nil
     ) {
         self.type = type
         self.id = id
@@ -140,6 +148,7 @@ public struct ProviderLink: Sendable, Equatable {
         self.lastUsed = lastUsed
         self.isPrimary = isPrimary
         self.linkID = linkID
+        self.emailDeliverable = emailDeliverable
     }
 }
 

@@ -17,6 +17,8 @@ FUNCTION_POLICY = {
     "Statement": [
         {"Effect": "Allow", "Action": ["s3:*"], "Resource": "*"},
         {"Effect": "Allow", "Action": ["sts:AssumeRole"], "Resource": "*"},
+        # The Sign in with Apple key is read from SSM; tests store it with the same identity.
+        {"Effect": "Allow", "Action": ["ssm:GetParameter", "ssm:PutParameter"], "Resource": "*"},
     ],
 }
 # The user role's permissions (the session policy narrows them per user on real AWS).
@@ -110,6 +112,11 @@ class MotoServer:
         with urllib.request.urlopen(f"{self.endpoint}/moto-api/data.json", timeout=10) as r:
             data = json.loads(r.read())
         return data.get("sts", {}).get("AssumedRole", [])
+
+    def put_secure_parameter(self, name: str, value: str) -> None:
+        """An SSM SecureString (moto's default KMS key), as an operator stores the Sign in with Apple key."""
+        self._client("ssm", key=self.access_key_id, secret=self.secret_access_key).put_parameter(
+            Name=name, Value=value, Type="SecureString", Overwrite=True)
 
     def s3(self):
         """A signed boto3 S3 client with the function's own key (for tests to inspect the bucket)."""

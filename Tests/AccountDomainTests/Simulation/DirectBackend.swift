@@ -62,13 +62,15 @@ extension AWSCall {
         case .s3Put(let p): return p.key
         case .s3Delete(let k, _): return k
         case .s3List(let p): return p
+        case .s3ListVersions(let p, _): return p
+        case .s3DeleteVersions(let v): return v.first?.key
         case .assumeRole: return nil
         }
     }
 
     var isWrite: Bool {
         switch self {
-        case .s3Put, .s3Delete: return true
+        case .s3Put, .s3Delete, .s3DeleteVersions: return true
         default: return false
         }
     }

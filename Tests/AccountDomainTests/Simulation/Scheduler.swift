@@ -237,6 +237,8 @@ final class Scheduler: @unchecked Sendable {
         case .success(.deleted(let d)): return "\(d)"
         case .success(.listing(let l)): return "\(l.keys.count) keys"
         case .success(.credentials): return "credentials"
+        case .success(.versions(let v)): return "\(v.versions.count) versions"
+        case .success(.deletedVersions(let d)): return "\(d.deleted) deleted"
         }
     }
 
@@ -258,6 +260,8 @@ final class Scheduler: @unchecked Sendable {
             return "PUT \(p.key) \(p.condition)\(link)\(detail)"
         case .s3Delete(let k, let c): return "DELETE \(k) \(c)"
         case .s3List(let p): return "LIST \(p)"
+        case .s3ListVersions(let p, _): return "LIST VERSIONS \(p)"
+        case .s3DeleteVersions(let v): return "DELETE \(v.count) VERSIONS"
         case .assumeRole: return "AssumeRole"
         }
     }

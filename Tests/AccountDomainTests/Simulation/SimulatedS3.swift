@@ -34,6 +34,11 @@ final class SimulatedS3 {
         return v
     }
 
+    /// Every version and delete marker under `prefix` (what a purge must leave empty).
+    func versions(under prefix: String) -> Int {
+        history.filter { $0.key.hasPrefix(prefix) }.reduce(0) { $0 + $1.value.count }
+    }
+
     /// Keys with a current object, sorted (byte order, as S3 lists them).
     var keys: [String] {
         history.keys.filter { current($0) != nil }.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
@@ -101,6 +106,34 @@ final class SimulatedS3 {
                     S3Listing(
                         keys: Array(all.prefix(1000)), isTruncated: all.count > 1000,
                         continuationToken: all.count > 1000 ? "more" : nil)))
+        case .s3ListVersions(let prefix, let marker):
+            guard !prefix.isEmpty else {
+                return .failure(AWSError(kind: .invalidRequest, message: "a version listing needs a prefix"))
+            }
+            // Keys in order, each key's versions newest first, delete markers among them (as S3 lists).
+            var all: [S3ObjectVersion] = []
+            for key in history.keys.sorted(by: { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
+            where key.hasPrefix(prefix) {
+                for v in history[key]!.reversed() {
+                    all.append(S3ObjectVersion(key: key, versionID: v.versionID, isDeleteMarker: v.isDeleteMarker))
+                }
+            }
+            if let marker, let i = all.firstIndex(where: { $0.key == marker.key && $0.versionID == marker.versionID }) {
+                all.removeFirst(i + 1)
+            }
+            let page = Array(all.prefix(1000))
+            let next =
+                all.count > 1000 ? S3VersionListing.Marker(key: page.last!.key, versionID: page.last!.versionID) : nil
+            return .success(.versions(S3VersionListing(versions: page, next: next)))
+        case .s3DeleteVersions(let versions):
+            guard !versions.isEmpty, versions.count <= 1000 else {
+                return .failure(AWSError(kind: .invalidRequest, message: "1 to 1000"))
+            }
+            for v in versions {
+                history[v.key]?.removeAll { $0.versionID == v.versionID }
+                if history[v.key]?.isEmpty == true { history[v.key] = nil }
+            }
+            return .success(.deletedVersions(S3BatchDeleteOutcome(deleted: versions.count, failed: [])))
         case .assumeRole(let request):
             assumed.append(request)
             credentialsCounter += 1

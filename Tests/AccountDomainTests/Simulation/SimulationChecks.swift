@@ -31,12 +31,74 @@ struct SimulationChecks {
 
     mutating func run() -> [String] {
         operations()
+        deletedAccountsUnreached()
         state(strict: world.scheduler.faultCount == 0, phase: "after the run")
         world.scheduler.sleep((world.settings.refreshReuseGraceSeconds + 1) * 1000)
+        finishDeletions()
         sessions()
         settle()
         state(strict: true, phase: "after repair")
+        deletionsComplete()
         return violations
+    }
+
+    // MARK: deletion
+
+    /// Accounts whose deletion committed (providers.json says so, or the record does).
+    var deletedAccounts: Set<String> {
+        Set(
+            s3.keys.filter { $0.hasPrefix("deletions/") }.compactMap { key -> String? in
+                guard let o = s3.json(key)?.objectValue, !(o["committedAt"]?.isNull ?? true) else { return nil }
+                return o["serviceUserID"]?.stringValue
+            }
+        ).union(
+            s3.keys.filter { $0.hasSuffix("/account/providers.json") && !(s3.json($0)?["deletedAt"]?.isNull ?? true) }
+                .map { String($0.dropFirst("users/".count).prefix(36)) })
+    }
+
+    /// After a deletion answered, no operation that started later reached the old account
+    /// (signing out one of its sessions answers `signedOut` as for any ended session).
+    private mutating func deletedAccountsUnreached() {
+        for d in world.records where d.name == "delete" && d.succeeded {
+            guard let uuid = d.session?.uuid else { continue }
+            for r in world.records
+            where r.startMs > d.endMs && r.succeeded
+                && (r.reached == uuid || (r.session?.uuid == uuid && r.name != "delete" && r.name != "signOut"))
+            {
+                fail("op \(r.id) \(r.name) reached account \(uuid.prefix(8)) after its deletion (op \(d.id)) answered")
+            }
+        }
+    }
+
+    /// The scheduled run, fault-free, until every deletion is through its second pass (bounded).
+    private mutating func finishDeletions() {
+        let service = world.settleService()
+        world.scheduler.sleep(Int64(world.settings.credentialsDurationSeconds) * 1000 + 120_000)
+        for _ in 0..<3 {
+            do throws(AccountError) {
+                let out = try service.runScheduledDeletions(purgeUntil: .none, deadline: .none)
+                if out.pending == 0 { return }
+                world.scheduler.sleep(Int64(world.settings.credentialsDurationSeconds) * 1000 + 120_000)
+            } catch {
+                fail("the scheduled run answered \(error)")
+                return
+            }
+        }
+        fail("deletions still pending after three fault-free scheduled runs")
+    }
+
+    /// Nothing of a deleted account is left: no version under its prefix, no identity file.
+    private mutating func deletionsComplete() {
+        for uuid in deletedAccounts.sorted() {
+            let left = s3.versions(under: AccountKeys.userPrefix(uuid))
+            if left > 0 { fail("deleted account \(uuid.prefix(8)) still has \(left) versions under users/") }
+            for key in s3.keys where key.hasPrefix("identities/") && s3.text(key) == uuid {
+                fail("\(key) still names deleted account \(uuid.prefix(8))")
+            }
+            if s3.json(AccountKeys.deletion(uuid))?["secondPassDoneAt"]?.isNull ?? true {
+                fail("the deletion of \(uuid.prefix(8)) is not through its second pass")
+            }
+        }
     }
 
     private mutating func fail(_ text: String) { violations.append(text) }
@@ -118,8 +180,10 @@ struct SimulationChecks {
     }
 
     private mutating func state(strict: Bool, phase: String) {
+        let deleted = deletedAccounts
         for key in s3.keys where key.hasSuffix("/account/providers.json") {
             let uuid = String(key.dropFirst("users/".count).prefix(36))
+            if deleted.contains(uuid) { continue }  // checked by deletionsComplete()
             guard let doc = providers(uuid) else {
                 fail("\(phase): \(key) is unreadable")
                 continue
@@ -142,6 +206,10 @@ struct SimulationChecks {
         }
         for id in SimIdentity.universe {
             guard let file = identityFile(id) else { continue }
+            if deleted.contains(file.uuid) {
+                if strict { fail("\(phase): \(id) still names deleted account \(file.uuid.prefix(8))") }
+                continue
+            }
             guard let doc = providers(file.uuid) else {
                 if strict { fail("\(phase): \(id) maps to an account without providers.json") }
                 continue
@@ -228,6 +296,7 @@ struct SimulationChecks {
     /// The account a sign-in with `id` must reach, from the state alone.
     func expectedOwner(_ id: SimIdentity) -> String? {
         guard let file = identityFile(id) else { return nil }
+        if deletedAccounts.contains(file.uuid) || s3.current(AccountKeys.deletion(file.uuid)) != nil { return nil }
         guard let doc = providers(file.uuid) else { return file.uuid }  // half-made: completed
         if doc.lists(id, linkID: file.linkID) { return file.uuid }
         // A link that stopped after its identity file: completed, if its provider's slot is free.

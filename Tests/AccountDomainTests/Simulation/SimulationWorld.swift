@@ -81,6 +81,8 @@ struct OpRecord {
     /// outside every grace window (by the stored record at the start): reuse.
     var reuseAtStart = false
     var revokedAtEnd = false
+    /// For a sign-in that succeeded: the account it reached.
+    var reached: String?
 
     var succeeded: Bool { if case .success = outcome { return true } else { return false } }
 }
@@ -131,6 +133,8 @@ final class SimulationWorld: @unchecked Sendable {
         let s = scheduler.rng.pick(mine)
         // An account with two providers is where unlinking happens.
         var choice = scheduler.rng.below(100)
+        // Now and then: delete the account (half of these), one of Apple's events, the schedule.
+        if scheduler.rng.chance(0.06) { choice = 96 + scheduler.rng.below(4) }
         if s.shownProviders.count > 1 && scheduler.rng.chance(0.35) { choice = 52 }
         switch choice {
         case 0..<30:
@@ -220,6 +224,28 @@ final class SimulationWorld: @unchecked Sendable {
             {
                 s.delivered.append(token)
             }
+        case 96..<98:
+            // Deleting the account; half the time with too little time to purge it all.
+            let until: Deadline = scheduler.rng.chance(0.5) ? .none : Deadline(epochMilliseconds: 0)
+            _ = run(actor, "delete", session: s) { service throws(AccountError) in
+                let out = try service.deleteAccount(token: s.held, purgeUntil: until, deadline: .none)
+                return out.purgeComplete ? "complete" : "pending"
+            }
+        case 98..<99:
+            // Apple tells about the person's Apple ID (a replayed event now and then).
+            let event = scheduler.rng.pick(AppleAccountEvent.allCases)
+            let jti = scheduler.rng.chance(0.2) ? "jti-replayed" : "jti-\(scheduler.rng.below(1_000_000))"
+            let apple = person[0]
+            _ = run(actor, "apple \(event.rawValue)", session: nil) { service throws(AccountError) in
+                try service.handleAppleEvent(
+                    event, subject: apple.sub, eventID: jti, purgeUntil: .none, deadline: .none
+                ).rawValue
+            }
+        case 99..<100:
+            _ = run(actor, "scheduled", session: nil) { service throws(AccountError) in
+                let out = try service.runScheduledDeletions(purgeUntil: .none, deadline: .none)
+                return "purged \(out.purged) pending \(out.pending)"
+            }
         default:
             let ms = Int64(scheduler.rng.pick([500, 2_000, 2_000, 40_000, 40_000, 700_000]))
             scheduler.note("actor \(actor) sleeps \(ms) ms")
@@ -237,6 +263,7 @@ final class SimulationWorld: @unchecked Sendable {
             )
         }
         if let (uuid, token, shown) = out {
+            records[records.count - 1].reached = uuid
             let held = HeldSession(uuid: uuid, sessionID: token.sessionID, identity: identity, token: token.value)
             held.shownProviders = shown
             mine.append(held)

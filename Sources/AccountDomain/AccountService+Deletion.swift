@@ -1,0 +1,150 @@
+import AWSClients
+import PlatformSupport
+import StrictJSON
+
+/// What a deletion answered (docs/API.md, auth-link `delete`).
+public struct DeletionOutcome: Sendable {
+    public var serviceUserID: String
+    /// Everything under `users/{uuid}/` is gone, all versions; false: the scheduled run finishes.
+    public var purgeComplete: Bool
+    /// The account's Apple identity (`sub`), whose tokens Sign in with Apple revocation revokes.
+    public var appleSubject: String?
+}
+
+/// Account deletion. Order, each step idempotent so that a stop anywhere is finished by a retry
+/// or the scheduled run: the deletion record (create-only: the intent) → the commit
+/// (`deletedAt` in providers.json: from here on sign-in, refresh and every session check refuse
+/// the account in the rounds they already make) → identity files and purchase claims that name
+/// the account → the purge of `users/{uuid}/`, all versions and delete markers → (the caller)
+/// Sign in with Apple revocation. Sessions end at the commit; their records go with the purge.
+extension AccountService {
+    public func deleteAccount(
+        token: String, purgeUntil: Deadline, deadline: Deadline
+    ) throws(AccountError) -> DeletionOutcome {
+        let auth = try authenticate(token, recent: true, deadline: deadline)
+        let uuid = auth.token.serviceUserID
+        let apple = auth.account.providers.active(.apple)?.id
+        let record = try beginDeletion(uuid, deadline: deadline)
+        let finished = try finishDeletion(
+            uuid, record, account: auth.account, purgeUntil: purgeUntil, deadline: deadline)
+        return DeletionOutcome(serviceUserID: uuid, purgeComplete: finished.0.purgeComplete, appleSubject: apple)
+    }
+
+    /// The deletion record: created now, or the one an earlier attempt left.
+    func beginDeletion(_ uuid: String, deadline: Deadline) throws(AccountError) -> (DeletionRecord, String) {
+        let key = AccountKeys.deletion(uuid)
+        let fresh = DeletionRecord(serviceUserID: uuid, requestedAtMs: environment.now())
+        if case .stored(let etag) = try backend.put(jsonPut(key, fresh.json, .ifNoneMatch), deadline: deadline) {
+            return (fresh, etag)
+        }
+        guard let existing = try loadDeletion(uuid, deadline: deadline) else {
+            throw .conflict("the deletion record disappeared")
+        }
+        return existing
+    }
+
+    func loadDeletion(_ uuid: String, deadline: Deadline) throws(AccountError) -> (DeletionRecord, String)? {
+        let key = AccountKeys.deletion(uuid)
+        guard let object = try backend.get(key, deadline: deadline) else { return nil }
+        return (try decodeDocument(object.body, key: key, DeletionRecord.init(json:)), object.etag)
+    }
+
+    /// Every step the record says is left, within `purgeUntil` for the purge. `account` is the
+    /// account as read, when the caller has it.
+    func finishDeletion(
+        _ uuid: String, _ record: (DeletionRecord, String), account: Account?, purgeUntil: Deadline,
+        deadline: Deadline
+    ) throws(AccountError) -> (DeletionRecord, String) {
+        var (record, etag) = record
+        var before = record
+        if record.committedAtMs == nil || !record.mappingsRemoved {
+            let docs = try readAccount(uuid, deadline: deadline)
+            var current = try self.account(uuid: uuid, profile: docs.profile, providers: docs.providers) ?? account
+            if record.committedAtMs == nil {
+                if let loaded = current { current = try commitDeletion(loaded, deadline: deadline) }
+                record.committedAtMs = current?.providers.deletedAtMs ?? environment.now()
+                record.secondPassDueAtMs =
+                    record.committedAtMs! + Int64(settings.credentialsDurationSeconds) * 1000
+                    + AccountService.secondPassMarginMs
+            }
+            if !record.mappingsRemoved {
+                if let current { try removeMappings(uuid, of: current, deadline: deadline) }
+                record.mappingsRemoved = true
+            }
+            (record, etag) = try saveDeletion(record, etag: etag, deadline: deadline)
+            before = record
+        }
+        if !record.purgeComplete {
+            let pass = try purge(uuid, until: purgeUntil, deadline: deadline)
+            record.objectsDeleted += pass.deleted
+            if pass.complete {
+                record.purgeComplete = true
+                record.purgePasses += 1
+            }
+        }
+        return record == before ? (record, etag) : try saveDeletion(record, etag: etag, deadline: deadline)
+    }
+
+    /// The commit point: `deletedAt` in providers.json (If-Match; already set is done).
+    func commitDeletion(_ account: Account, deadline: Deadline) throws(AccountError) -> Account {
+        let now = environment.now()
+        return try updateProviders(account, deadline: deadline) {
+            (doc: inout ProvidersDocument) throws(AccountError) -> Bool in
+            guard doc.deletedAtMs == nil else { return false }
+            doc.deletedAtMs = now
+            return true
+        }
+    }
+
+    /// Removes every identity file (listed, pending or retired link) and purchase claim that
+    /// names the account, each exactly as read.
+    func removeMappings(_ uuid: String, of account: Account, deadline: Deadline) throws(AccountError) {
+        let doc = account.providers
+        var keys = doc.providers.map { AccountKeys.identity($0.type, $0.id) }
+        keys +=
+            doc.pending.map { AccountKeys.identity($0.type, $0.id) }
+            + doc.retired.map { AccountKeys.identity($0.type, $0.id) }
+        keys += account.profile.purchaseClaims.map(AccountKeys.purchaseClaim)
+        keys = Array(Set(keys)).sorted()
+        var reads = Round()
+        let slots = keys.map { reads.get($0) }
+        let answers = backend.run(reads, deadline: deadline)
+        var deletes = Round()
+        var deleteSlots: [Round.Slot<S3DeleteOutcome>] = []
+        for (key, slot) in zip(keys, slots) {
+            guard let object = try answers.value(slot), String(decoding: object.body, as: UTF8.self) == uuid else {
+                continue
+            }
+            let file = IdentityMapping(uuid: uuid, linkID: nil, object: object)
+            deleteSlots.append(deletes.delete(key, identityDelete(file)))
+        }
+        let deleted = backend.run(deletes, deadline: deadline)
+        for slot in deleteSlots { _ = try deleted.value(slot) }
+    }
+
+    func saveDeletion(
+        _ record: DeletionRecord, etag: String, deadline: Deadline
+    ) throws(AccountError) -> (DeletionRecord, String) {
+        let tags = record.isDone ? [AccountService.doneDeletionTag] : []
+        let put = S3Put(
+            key: AccountKeys.deletion(record.serviceUserID), body: record.json.serialized(),
+            contentType: "application/json",
+            condition: .ifMatch(etag), tags: tags)
+        switch try backend.put(put, deadline: deadline) {
+        case .stored(let newETag): return (record, newETag)
+        case .preconditionFailed:
+            // Another run (a retry, the schedule) moved it on: what it wrote stands.
+            guard let latest = try loadDeletion(record.serviceUserID, deadline: deadline) else {
+                throw .conflict("the deletion record disappeared")
+            }
+            return latest
+        }
+    }
+
+    /// After the first complete purge, credentials issued before the deletion may still write
+    /// until they expire; the second pass runs this long after that.
+    static let secondPassMarginMs: Int64 = 60_000
+
+    /// `record=deletion-done`: the template's lifecycle rule expires finished deletion records.
+    public static let doneDeletionTag = ("record", "deletion-done")
+}

@@ -1,0 +1,64 @@
+import AWSClients
+import PlatformSupport
+import TokenVerification
+
+/// Removing a provider from an account: the user's unlink, and Apple's `account-delete` event.
+extension AccountService {
+    /// Retires the provider's link in providers.json (atomically with the last-provider check:
+    /// the commit point; every session of that link stops working), cancels a link of it under
+    /// way, then deletes the identity files of the provider's retired links that still map here
+    /// (this one's, and any an earlier unlink left behind), each exactly as read.
+    func removeLink(_ account: Account, provider: IdentityProvider, deadline: Deadline) throws(AccountError) -> Account
+    {
+        let uuid = account.serviceUserID
+        let now = environment.now()
+        var committed = false
+        var account = try updateProviders(account, deadline: deadline) {
+            (doc: inout ProvidersDocument) throws(AccountError) -> Bool in
+            committed = false
+            guard !doc.isDeleted else { throw .sessionInvalid(reason: "the account was deleted") }
+            if let i = doc.providers.firstIndex(where: { $0.type == provider }) {
+                guard doc.providers.count > 1 else { throw .lastProvider }
+                let link = doc.providers.remove(at: i)
+                doc.retire(provider, id: link.id, linkID: link.linkID, nowMs: now)
+                doc.normalizePrimary()
+                committed = true
+                return true
+            }
+            if let i = doc.pending.firstIndex(where: { $0.type == provider }) {
+                // A link under way, or one that stopped after its file: cancel it.
+                let claim = doc.pending.remove(at: i)
+                doc.retire(provider, id: claim.id, linkID: claim.linkID, nowMs: now)
+                committed = true
+                return true
+            }
+            // Nothing listed: an earlier unlink may have committed and failed before its clean-up.
+            guard doc.retired.contains(where: { $0.type == provider }) else { throw .providerNotLinked }
+            return false
+        }
+        let retired = account.providers.retired.filter { $0.type == provider }
+        var reads = Round()
+        let slots = retired.map { reads.get(AccountKeys.identity(provider, $0.id)) }
+        let answers = backend.run(reads, deadline: deadline)
+        var deletes = Round()
+        var deleteSlots: [Round.Slot<S3DeleteOutcome>] = []
+        for (link, slot) in zip(retired, slots) {
+            let key = AccountKeys.identity(provider, link.id)
+            guard let file = try mapping(answers.value(slot), key: key), file.uuid == uuid, file.linkID == link.linkID
+            else { continue }
+            deleteSlots.append(deletes.delete(key, identityDelete(file)))
+        }
+        if !committed && deleteSlots.isEmpty { throw .providerNotLinked }
+        let primary = account.providers.primaryProvider
+        if account.profile.primaryProvider != primary {
+            account = try updateProfile(account, deadline: deadline) { (p: inout Profile) -> Bool in
+                guard p.primaryProvider != primary else { return false }
+                p.primaryProvider = primary
+                return true
+            }
+        }
+        let deleted = backend.run(deletes, deadline: deadline)
+        for slot in deleteSlots { _ = try deleted.value(slot) }
+        return account
+    }
+}
