@@ -33,6 +33,8 @@ let package = Package(
             dependencies: ["SigV4", "CryptoPrimitives", "CurlHTTP", "StrictJSON", "PlatformSupport"]),
         .target(
             name: "TokenVerification", dependencies: ["CryptoPrimitives", "CurlHTTP", "StrictJSON", "PlatformSupport"]),
+        // App Store signed data (transactions, renewal info, notifications) verified as Apple's library does.
+        .target(name: "AppStoreSignedData", dependencies: ["CryptoPrimitives", "StrictJSON", "PlatformSupport"]),
         .target(
             name: "AccountDomain",
             dependencies: ["AWSClients", "TokenVerification", "CryptoPrimitives", "StrictJSON", "PlatformSupport"]),
@@ -71,6 +73,9 @@ let package = Package(
         .testTarget(
             name: "TokenVerificationTests",
             dependencies: ["TokenVerification", "CryptoPrimitives", "StrictJSON", "PlatformSupport"]),
+        .testTarget(
+            name: "AppStoreSignedDataTests",
+            dependencies: ["AppStoreSignedData", "CryptoPrimitives", "StrictJSON", "PlatformSupport"]),
         .testTarget(name: "AccountDomainTests", dependencies: ["AccountDomain", "StrictJSON", "PlatformSupport"]),
         .testTarget(name: "AuthServiceTests", dependencies: ["AuthService", "StrictJSON", "LambdaRuntime"]),
     ],

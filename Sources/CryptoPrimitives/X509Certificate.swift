@@ -6,8 +6,9 @@ import Glibc
 
 /// An X.509 certificate parsed by libcrypto from DER, kept with its bytes. Immutable; one owner
 /// (this object) holds a reference to the X509 and drops it at deinit. Descriptions show the
-/// size only: a certificate's names are not ours to echo into logs.
-public final class X509Certificate: CustomStringConvertible {
+/// size only: a certificate's names are not ours to echo into logs. Sendable: nothing is mutated
+/// after init, and libcrypto 3 guards the X509's lazily cached fields with its own lock.
+public final class X509Certificate: CustomStringConvertible, @unchecked Sendable {
     public enum ParseError: Error, Equatable, Sendable, CustomStringConvertible {
         /// The bytes are not exactly one DER certificate.
         case malformed

@@ -16,16 +16,22 @@ chain. Variants for every bad case are named in ``AppStorePKI.VARIANTS`` and mad
 
 prints one JSON line: the time the PKI was made around, each certificate (standard base64 DER), its
 validity window, and the root as PEM.
+
+    .venv/bin/python -m signin_tools.standins.appstore_pki sign '{"name": {spec}, ...}'
+
+prints one JSON line: ``now``, ``root_pem``, ``other_root_pem`` and ``signed``: each name's JWS,
+signed by the leaf as Apple signs App Store data (see ``AppStorePKI.sign`` for the spec's knobs).
 """
 import base64
 import datetime
 import json
 import sys
 import time
+import uuid
 
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.asymmetric import ec, utils
 from cryptography.x509.oid import NameOID
 
 LEAF_OID = "1.2.840.113635.100.6.11.1"
@@ -149,6 +155,86 @@ class AppStorePKI:
         digest = hashes.SHA384() if isinstance(signer.curve, ec.SECP384R1) else hashes.SHA256()
         return Issued(builder.sign(signer, digest), key)
 
+    # -- Signed data ------------------------------------------------------------------------------
+
+    BUNDLE_ID = "com.example.photos"
+    PRODUCT_ID = "com.example.photos.premium.monthly"
+    APP_APPLE_ID = 1234567890
+
+    def payload(self, kind: str) -> dict:
+        """Apple's shapes (JWSTransactionDecodedPayload, JWSRenewalInfoDecodedPayload,
+        ResponseBodyV2DecodedPayload), dated around ``now`` (milliseconds since the epoch)."""
+        ms = self.now * 1000
+        if kind == "transaction":
+            return {"transactionId": "2000000123456789", "originalTransactionId": "2000000100000001",
+                    "webOrderLineItemId": "2000000012345678", "bundleId": self.BUNDLE_ID,
+                    "productId": self.PRODUCT_ID, "subscriptionGroupIdentifier": "21000001",
+                    "purchaseDate": ms - DAY * 1000, "originalPurchaseDate": ms - 40 * DAY * 1000,
+                    "expiresDate": ms + 29 * DAY * 1000, "quantity": 1, "type": "Auto-Renewable Subscription",
+                    "appAccountToken": "7e3fb20b-4cdb-47cc-936d-99d65f608138", "inAppOwnershipType": "PURCHASED",
+                    "signedDate": ms, "environment": "Production", "transactionReason": "RENEWAL",
+                    "storefront": "USA", "storefrontId": "143441", "price": 9990, "currency": "USD"}
+        if kind == "renewal":
+            return {"originalTransactionId": "2000000100000001", "autoRenewProductId": self.PRODUCT_ID,
+                    "productId": self.PRODUCT_ID, "autoRenewStatus": 1, "isInBillingRetryPeriod": False,
+                    "signedDate": ms, "environment": "Production", "recentSubscriptionStartDate": ms - 40 * DAY * 1000,
+                    "renewalDate": ms + 29 * DAY * 1000, "currency": "USD", "renewalPrice": 9990}
+        if kind == "notification":
+            return {"notificationType": "DID_RENEW", "notificationUUID": str(uuid.uuid4()), "version": "2.0",
+                    "signedDate": ms,
+                    "data": {"appAppleId": self.APP_APPLE_ID, "bundleId": self.BUNDLE_ID, "bundleVersion": "42",
+                             "environment": "Production", "status": 1}}
+        raise ValueError(kind)
+
+    def sign(self, spec: dict) -> str:
+        """A compact JWS as Apple makes them: header ``{"alg": "ES256", "x5c": [leaf, intermediate,
+        root]}`` (standard base64 DER), payload of ``kind``, ES256 signature as r‖s. Knobs:
+
+        - ``kind``: transaction | renewal | notification; ``claims`` merged over the payload
+          (``data`` merged member by member for a notification), ``drop`` removed;
+        - ``transaction``, ``renewal`` (notifications): nested specs signed the same way into
+          ``data.signedTransactionInfo`` / ``data.signedRenewalInfo``, or a string used as is;
+        - ``signed_days_ago``: ``signedDate`` that many days before ``now``;
+        - ``chain``: the variants in x5c (default leaf, intermediate, root); ``signer``: the
+          variant whose key signs (default the first of the chain);
+        - ``alg``: the header's alg (``None`` drops it); ``header``: members merged over the header;
+        - ``x5c_encoding``: standard (default) | url (base64url, unpadded);
+        - ``signature``: raw (r‖s, default) | der | none (an empty signature part) | flip (one bit changed);
+        - ``payload_json``: the payload's exact text, replacing all of the above.
+        """
+        kind = spec.get("kind", "transaction")
+        payload = self.payload(kind)
+        claims = dict(spec.get("claims", {}))
+        if kind == "notification" and isinstance(claims.get("data"), dict):
+            payload["data"].update(claims.pop("data"))
+        payload.update(claims)
+        if "signed_days_ago" in spec:
+            payload["signedDate"] = (self.now - spec["signed_days_ago"] * DAY) * 1000
+        for name in spec.get("drop", []):
+            payload.pop(name, None)
+        for member, nested in (("signedTransactionInfo", spec.get("transaction")),
+                               ("signedRenewalInfo", spec.get("renewal"))):
+            if nested is not None:
+                payload["data"][member] = nested if isinstance(nested, str) else self.sign(nested)
+        chain = spec.get("chain", ["leaf", "intermediate", "root"])
+        encode = (lambda d: base64.urlsafe_b64encode(d).decode().rstrip("=")) \
+            if spec.get("x5c_encoding") == "url" else (lambda d: base64.b64encode(d).decode())
+        header = {"alg": spec.get("alg", "ES256"), "x5c": [encode(self[n].der) for n in chain]}
+        if header["alg"] is None:
+            del header["alg"]
+        header.update(spec.get("header", {}))
+        b64url = lambda b: base64.urlsafe_b64encode(b).decode().rstrip("=")
+        payload_text = spec.get("payload_json") or json.dumps(payload, separators=(",", ":"))
+        signing_input = b64url(json.dumps(header, separators=(",", ":")).encode()) + "." + b64url(payload_text.encode())
+        key = self[spec.get("signer", chain[0])].key
+        der = key.sign(signing_input.encode(), ec.ECDSA(hashes.SHA256()))
+        r, s = utils.decode_dss_signature(der)
+        size = (key.curve.key_size + 7) // 8
+        raw = r.to_bytes(size, "big") + s.to_bytes(size, "big")
+        form = spec.get("signature", "raw")
+        signature = {"raw": raw, "der": der, "none": b"", "flip": raw[:-1] + bytes([raw[-1] ^ 1])}[form]
+        return signing_input + "." + b64url(signature)
+
     def describe(self) -> dict:
         """Every variant: base64 DER and validity window; the root as PEM."""
         return {"now": self.now, "root_pem": self["root"].pem, "other_root_pem": self["other_root"].pem,
@@ -157,9 +243,15 @@ class AppStorePKI:
 
 
 def main(argv: list[str]) -> int:
-    if argv != ["certificates"]:
+    if argv == ["certificates"]:
+        print(json.dumps(AppStorePKI().describe()))
+    elif len(argv) == 2 and argv[0] == "sign":
+        pki = AppStorePKI()
+        signed = {name: pki.sign(spec) for name, spec in json.loads(argv[1]).items()}
+        print(json.dumps({"now": pki.now, "root_pem": pki["root"].pem, "other_root_pem": pki["other_root"].pem,
+                          "signed": signed}))
+    else:
         sys.exit(__doc__)
-    print(json.dumps(AppStorePKI().describe()))
     return 0
 
 
