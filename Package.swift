@@ -19,10 +19,12 @@ let package = Package(
         // (OPENSSL_3.0.0) are upstream's and the same on Amazon Linux 2023. Random bytes come from
         // the kernel (PlatformSupport.SecureRandom: the stdlib's SystemRandomNumberGenerator, getrandom(2)).
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // libcrypto's STACK_OF(X509) macros as functions (Swift imports no function-like macro).
+        .target(name: "CCryptoShim", dependencies: ["COpenSSL"]),
 
         .target(name: "PlatformSupport"),
         .target(name: "StrictJSON", dependencies: ["PlatformSupport"]),
-        .target(name: "CryptoPrimitives", dependencies: ["COpenSSL", "PlatformSupport"]),
+        .target(name: "CryptoPrimitives", dependencies: ["COpenSSL", "CCryptoShim", "PlatformSupport"]),
         .target(name: "CurlHTTP", dependencies: ["CCurlShim", "PlatformSupport"]),
         .target(name: "LambdaRuntime", dependencies: ["CurlHTTP", "StrictJSON", "PlatformSupport"]),
         .target(name: "SigV4", dependencies: ["CryptoPrimitives", "PlatformSupport"]),
@@ -35,6 +37,8 @@ let package = Package(
         // deletion; the caller verifies the id_token and reads the key's SSM parameter itself.
         .target(
             name: "SignInWithApple", dependencies: ["CryptoPrimitives", "CurlHTTP", "StrictJSON", "PlatformSupport"]),
+        // App Store signed data (transactions, renewal info, notifications) verified as Apple's library does.
+        .target(name: "AppStoreSignedData", dependencies: ["CryptoPrimitives", "StrictJSON", "PlatformSupport"]),
         .target(
             name: "AccountDomain",
             dependencies: ["AWSClients", "TokenVerification", "CryptoPrimitives", "StrictJSON", "PlatformSupport"]),
@@ -82,6 +86,9 @@ let package = Package(
             dependencies: [
                 "SignInWithApple", "CryptoPrimitives", "CurlHTTP", "StrictJSON", "PlatformSupport", "TestSupport",
             ]),
+        .testTarget(
+            name: "AppStoreSignedDataTests",
+            dependencies: ["AppStoreSignedData", "CryptoPrimitives", "StrictJSON", "PlatformSupport", "TestSupport"]),
         .testTarget(name: "AccountDomainTests", dependencies: ["AccountDomain", "StrictJSON", "PlatformSupport"]),
         .testTarget(name: "AuthServiceTests", dependencies: ["AuthService", "StrictJSON", "LambdaRuntime"]),
     ],

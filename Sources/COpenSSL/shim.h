@@ -11,6 +11,8 @@
 #include <openssl/core_names.h>
 #include <openssl/param_build.h>
 #include <openssl/x509.h>
+#include <openssl/x509v3.h>
+#include <openssl/objects.h>
 
 
 // EVP_PKEY_PUBLIC_KEY is a macro of macros that Swift does not import.

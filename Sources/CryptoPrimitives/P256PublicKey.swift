@@ -58,10 +58,10 @@ public final class P256PublicKey {
         self.subjectPublicKeyInfo = der
     }
 
-    /// Takes ownership of `key` (an EVP_PKEY already checked to be P-256).
-    init(owning key: OpaquePointer, subjectPublicKeyInfo: [UInt8]) {
-        self.pkey = key
-        self.subjectPublicKeyInfo = subjectPublicKeyInfo
+    /// The key a certificate holds (an App Store leaf), by the same strict rule.
+    public convenience init(certificate: X509Certificate) throws(KeyError) {
+        guard let spki = certificate.subjectPublicKeyInfo else { throw .invalidKey }
+        try self.init(subjectPublicKeyInfo: spki)
     }
 
     deinit { EVP_PKEY_free(pkey) }

@@ -4,39 +4,55 @@ import Foundation
 import Glibc
 #endif
 
-/// Runs a short script under the project's venv Python (`cryptography`: an implementation of
-/// ECDSA independent of ours) and returns its standard output. Bounded: the process is killed
-/// after `timeoutSeconds`. A missing venv fails the test; nothing is skipped.
+/// Runs the project's venv Python (`cryptography`: implementations of RSA, ECDSA and X.509
+/// independent of ours; the test PKI generator) in the repository root and returns its standard
+/// output. Bounded: the process is killed after `timeoutSeconds`. A missing venv fails the test;
+/// nothing is skipped.
 public enum PythonCryptography {
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
         public init(description: String) { self.description = description }
     }
 
+    /// `python -c script arguments…`.
     public static func run(_ script: String, arguments: [String] = [], timeoutSeconds: Int = 60) throws -> String {
-        let python = Repository.root.appendingPathComponent(".venv/bin/python")
+        try python(["-c", script] + arguments, timeoutSeconds: timeoutSeconds)
+    }
+
+    /// `python arguments…` (e.g. `["-m", "signin_tools.standins.appstore_pki"]`).
+    public static func python(_ arguments: [String], timeoutSeconds: Int = 120) throws -> String {
+        let root = Repository.root
+        let python = root.appendingPathComponent(".venv/bin/python")
         guard FileManager.default.isExecutableFile(atPath: python.path) else {
             throw Failure(description: "\(python.path) is missing: run scripts/setup")
         }
         let process = Process()
         let output = Pipe()
         process.executableURL = python
-        process.arguments = ["-c", script] + arguments
+        process.arguments = arguments
+        process.currentDirectoryURL = root  // where the signin_tools package is
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        // Outputs are a few kilobytes, well under a pipe's buffer: reading after exit cannot block it.
-        for _ in 0..<(timeoutSeconds * 10) where process.isRunning { usleep(100_000) }
-        if process.isRunning {
-            process.terminate()
-            for _ in 0..<20 where process.isRunning { usleep(100_000) }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        // Outputs may exceed a pipe's buffer: read until end of file, within the deadline.
+        let fd = output.fileHandleForReading.fileDescriptor
+        var data: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        let deadline = Date().addingTimeInterval(TimeInterval(timeoutSeconds))
+        while deadline.timeIntervalSinceNow > 0 {
+            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&pfd, 1, 1000) > 0 else { continue }
+            let n = read(fd, &chunk, chunk.count)
+            if n <= 0 { break }
+            data.append(contentsOf: chunk[..<n])
+        }
+        if deadline.timeIntervalSinceNow <= 0 {
+            kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             throw Failure(description: "python did not finish within \(timeoutSeconds) s")
         }
         process.waitUntilExit()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
         guard process.terminationStatus == 0 else {
             throw Failure(description: "python exited with status \(process.terminationStatus)")
         }

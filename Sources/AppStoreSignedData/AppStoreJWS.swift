@@ -1,0 +1,80 @@
+import PlatformSupport
+import StrictJSON
+
+/// A JWS from the App Store in compact form, split and decoded strictly but not yet verified:
+/// base64url parts (each with exactly one accepted encoding), a header that is a JSON object with
+/// `alg` `ES256` and `x5c` of exactly three standard-base64 DER certificates, and a payload that
+/// is a JSON object. Duplicate members are refused everywhere.
+struct AppStoreJWS {
+    /// A notification (three JWSs, six certificates) is about 20 KB; anything far larger is refused
+    /// before parsing.
+    static let maxBytes = 64 * 1024
+    /// Header parameters that would have a verifier fetch or take a key the data names itself,
+    /// or demand extensions we do not implement.
+    static let refusedHeaderParameters = ["jku", "jwk", "x5u", "crit"]
+
+    /// The DER of x5c[0] (leaf) and x5c[1] (intermediate). x5c[2] must decode but is not used:
+    /// the root comes from configuration.
+    let leafDER: [UInt8]
+    let intermediateDER: [UInt8]
+    /// `BASE64URL(header) || '.' || BASE64URL(payload)`, the bytes the signature covers.
+    let signingInput: ArraySlice<UInt8>
+    let signature: [UInt8]
+    /// The payload, parsed before verification only so that `signedDate` can say when the chain
+    /// must be valid; nothing else of it is read until the signature has verified.
+    let payload: JSONObject
+
+    init(_ text: String) throws(AppStoreSignedDataError) {
+        let bytes = Array(text.utf8)
+        guard bytes.count <= Self.maxBytes else { throw .malformed("JWS is larger than 64 KiB") }
+        var dots: [Int] = []
+        for (i, b) in bytes.enumerated() where b == UInt8(ascii: ".") {
+            dots.append(i)
+            if dots.count > 2 { break }
+        }
+        guard dots.count == 2 else { throw .malformed("not a JWS in compact form (three dot-separated parts)") }
+        let parts = [bytes[..<dots[0]], bytes[(dots[0] + 1)..<dots[1]], bytes[(dots[1] + 1)...]]
+        guard parts.allSatisfy({ !$0.isEmpty }) else { throw .malformed("JWS has an empty part") }
+        guard let headerBytes = Self.base64URL(parts[0]), let payloadBytes = Self.base64URL(parts[1]),
+            let signature = Self.base64URL(parts[2])
+        else { throw .malformed("JWS part is not canonical unpadded base64url") }
+
+        let header = try Self.object(headerBytes, "header")
+        guard let alg = header["alg"] else { throw .malformed("header has no alg") }
+        guard alg == .string("ES256") else { throw AppStoreSignedDataError(.algorithm, "header alg is not ES256") }
+        for name in Self.refusedHeaderParameters where header[name] != nil {
+            throw .malformed("header has a \(name) parameter, which is never followed")
+        }
+        guard let x5c = header["x5c"]?.arrayValue else { throw .malformed("header has no x5c array") }
+        guard x5c.count == 3 else { throw .malformed("header x5c does not hold exactly three certificates") }
+        var certificates: [[UInt8]] = []
+        for entry in x5c {
+            // Standard base64 with padding, as RFC 7515 §4.1.6 says (base64url is refused).
+            guard let text = entry.stringValue, let der = Base64.decode(text), !der.isEmpty else {
+                throw .malformed("header x5c entry is not standard base64")
+            }
+            certificates.append(der)
+        }
+        self.leafDER = certificates[0]
+        self.intermediateDER = certificates[1]
+        self.signingInput = bytes[..<dots[1]]
+        self.signature = signature
+        self.payload = try Self.object(payloadBytes, "payload")
+    }
+
+    /// Strict base64url (PlatformSupport's decoder: url alphabet, no padding, zero trailing bits).
+    static func base64URL(_ part: ArraySlice<UInt8>) -> [UInt8]? {
+        Base64.urlDecode(String(decoding: part, as: UTF8.self))
+    }
+
+    static func object(_ bytes: [UInt8], _ name: String) throws(AppStoreSignedDataError) -> JSONObject {
+        let parsed: JSONValue
+        do throws(JSONError) { parsed = try JSONParser.parse(bytes) } catch {
+            throw .malformed(
+                error.reason == .duplicateKey
+                    ? "\(name) has a duplicate member" : "\(name) is not valid JSON (\(error.reason.rawValue))")
+        }
+        guard let object = parsed.objectValue else { throw .malformed("\(name) is not a JSON object") }
+        return object
+    }
+}

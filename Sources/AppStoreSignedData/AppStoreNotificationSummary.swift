@@ -1,0 +1,20 @@
+/// A notification's `summary` (RENEWAL_EXTENSION, subtype SUMMARY): no purchase of one user.
+public struct AppStoreNotificationSummary: Sendable, Equatable {
+    public let requestIdentifier: String?
+    public let environment: AppStoreEnvironment
+    public let appAppleId: Int64?
+    public let bundleId: String
+    public let productId: String?
+    public let succeededCount: Int64?
+    public let failedCount: Int64?
+
+    init(_ p: PayloadReader) throws(AppStoreSignedDataError) {
+        requestIdentifier = try p.optionalString("requestIdentifier")
+        environment = try p.environment()
+        appAppleId = try p.optionalInt64("appAppleId")
+        bundleId = try p.string("bundleId")
+        productId = try p.optionalString("productId")
+        succeededCount = try p.optionalInt64("succeededCount")
+        failedCount = try p.optionalInt64("failedCount")
+    }
+}

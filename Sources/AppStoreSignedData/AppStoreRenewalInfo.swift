@@ -1,0 +1,44 @@
+/// Verified subscription renewal information (Apple's JWSRenewalInfoDecodedPayload), from a
+/// notification's `signedRenewalInfo`. Dates are milliseconds since the epoch. It names no
+/// bundle id: Apple's verifier checks only its environment, and so does this one.
+public struct AppStoreRenewalInfo: Sendable, Equatable {
+    public let originalTransactionId: String
+    public let autoRenewProductId: String?
+    public let productId: String?
+    /// 1 when the subscription renews automatically, 0 when the user turned that off.
+    public let autoRenewStatus: Int?
+    public let isInBillingRetryPeriod: Bool?
+    public let expirationIntent: Int?
+    /// Until when the user keeps access while Apple retries billing.
+    public let gracePeriodExpiresDate: Int64?
+    public let priceIncreaseStatus: Int?
+    public let offerType: Int?
+    public let offerIdentifier: String?
+    public let signedDate: Int64
+    public let environment: AppStoreEnvironment
+    public let recentSubscriptionStartDate: Int64?
+    public let renewalDate: Int64?
+    public let appAccountToken: String?
+    public let currency: String?
+    public let renewalPrice: Int64?
+
+    init(_ p: PayloadReader) throws(AppStoreSignedDataError) {
+        originalTransactionId = try p.string("originalTransactionId")
+        autoRenewProductId = try p.optionalString("autoRenewProductId")
+        productId = try p.optionalString("productId")
+        autoRenewStatus = try p.optionalInt("autoRenewStatus")
+        isInBillingRetryPeriod = try p.optionalBool("isInBillingRetryPeriod")
+        expirationIntent = try p.optionalInt("expirationIntent")
+        gracePeriodExpiresDate = try p.optionalDate("gracePeriodExpiresDate")
+        priceIncreaseStatus = try p.optionalInt("priceIncreaseStatus")
+        offerType = try p.optionalInt("offerType")
+        offerIdentifier = try p.optionalString("offerIdentifier")
+        signedDate = try p.date("signedDate")
+        environment = try p.environment()
+        recentSubscriptionStartDate = try p.optionalDate("recentSubscriptionStartDate")
+        renewalDate = try p.optionalDate("renewalDate")
+        appAccountToken = try p.optionalUUID("appAccountToken")
+        currency = try p.optionalString("currency")
+        renewalPrice = try p.optionalInt64("renewalPrice")
+    }
+}

@@ -1,0 +1,111 @@
+import CryptoPrimitives
+import PlatformSupport
+
+/// Verifies App Store signed data as Apple's App Store Server Library does (SignedDataVerifier):
+/// a compact JWS with `alg` `ES256` and an `x5c` of three certificates, of which the leaf and the
+/// intermediate must chain (strict X.509, no partial chain) to a configured root at the payload's
+/// `signedDate`, the leaf carrying the receipt-signing OID and the intermediate the WWDR OID; the
+/// signature verified with the leaf's P-256 key; then the payload decoded strictly and checked
+/// against the configuration (environment, bundle id, app Apple ID).
+///
+/// One verifier should live as long as the process. Synchronous and not thread-safe (like
+/// `TokenVerifier`): a Lambda process handles one invocation at a time.
+public final class AppStoreSignedDataVerifier {
+    /// The leaf's extension: Apple's "Mac App Store receipt signing" marker.
+    public static let leafExtensionOID = "1.2.840.113635.100.6.11.1"
+    /// The intermediate's extension: Apple Worldwide Developer Relations CA.
+    public static let intermediateExtensionOID = "1.2.840.113635.100.6.2.1"
+
+    public let configuration: AppStoreVerifierConfiguration
+    private let chains: X509ChainVerifier
+
+    /// - Throws: when `configuration.roots` is empty.
+    public init(configuration: AppStoreVerifierConfiguration) throws(X509ChainError) {
+        self.configuration = configuration
+        self.chains = try X509ChainVerifier(
+            roots: configuration.roots, leafExtensionOID: Self.leafExtensionOID,
+            intermediateExtensionOID: Self.intermediateExtensionOID)
+    }
+
+    /// A signed transaction (StoreKit 2's `jwsRepresentation`), for this app, in an accepted environment.
+    public func verifyTransaction(_ signedTransaction: String) throws(AppStoreSignedDataError) -> AppStoreTransaction {
+        let transaction = try AppStoreTransaction(verifiedPayload(signedTransaction, context: "transaction"))
+        try check(transaction.environment, "transaction")
+        try check(bundleID: transaction.bundleId, "transaction")
+        return transaction
+    }
+
+    /// Signed renewal info, in an accepted environment (it names no bundle id).
+    public func verifyRenewalInfo(_ signedRenewalInfo: String) throws(AppStoreSignedDataError) -> AppStoreRenewalInfo {
+        let renewalInfo = try AppStoreRenewalInfo(verifiedPayload(signedRenewalInfo, context: "renewal info"))
+        try check(renewalInfo.environment, "renewal info")
+        return renewalInfo
+    }
+
+    /// The JWS verified (structure, chain at `signedDate`, OIDs, signature); its payload, to decode.
+    func verifiedPayload(_ text: String, context: String) throws(AppStoreSignedDataError) -> PayloadReader {
+        let jws = try AppStoreJWS(text)
+        let payload = PayloadReader(object: jws.payload, context: context)
+        // Read before the signature is checked, only to know when the chain must hold (as Apple's
+        // library does); a forged date still needs a chain valid then and a signature by its leaf.
+        let signedDate = try payload.date("signedDate")
+        let key = try leafKey(jws, at: signedDate / 1000)
+        guard jws.signingInput.withUnsafeBytes({ key.verify(signature: jws.signature, message: $0) }) else {
+            throw AppStoreSignedDataError(.signature, "\(context) signature does not verify with the leaf key")
+        }
+        return payload
+    }
+
+    /// The leaf's P-256 key, once leaf → intermediate → a configured root has verified at `time`
+    /// (seconds since the epoch).
+    func leafKey(_ jws: AppStoreJWS, at time: Int64) throws(AppStoreSignedDataError) -> P256PublicKey {
+        let leaf: X509Certificate
+        let intermediate: X509Certificate
+        do {
+            leaf = try X509Certificate(der: jws.leafDER)
+            intermediate = try X509Certificate(der: jws.intermediateDER)
+        } catch {
+            throw .malformed("x5c entry is not a DER certificate")
+        }
+        do {
+            _ = try chains.verify(leaf: leaf, intermediate: intermediate, at: time)
+        } catch {
+            throw AppStoreSignedDataError(.certificateChain(error), "x5c \(error)")
+        }
+        do {
+            return try P256PublicKey(certificate: leaf)
+        } catch {
+            throw AppStoreSignedDataError(.algorithm, "leaf certificate key is not P-256 (ES256)")
+        }
+    }
+
+    func check(_ environment: AppStoreEnvironment, _ context: String) throws(AppStoreSignedDataError) {
+        guard environment.isSignedByApple else {
+            throw AppStoreSignedDataError(
+                .environment, "\(context) environment is Xcode or LocalTesting, which Apple does not sign")
+        }
+        guard configuration.environments.contains(environment) else {
+            throw AppStoreSignedDataError(.environment, "\(context) environment is not one this deployment accepts")
+        }
+    }
+
+    func check(bundleID: String, _ context: String) throws(AppStoreSignedDataError) {
+        guard bundleID.utf8.elementsEqual(configuration.bundleID.utf8) else {
+            throw AppStoreSignedDataError(.bundleID, "\(context) bundleId is not this app's")
+        }
+    }
+
+    /// Apple's rule: a Production notification names the configured app Apple ID; sandbox ones
+    /// carry none, but one that names another app is refused wherever it comes from.
+    func check(
+        appAppleID: Int64?, _ environment: AppStoreEnvironment, _ context: String
+    )
+        throws(AppStoreSignedDataError)
+    {
+        guard let expected = configuration.appAppleID else { return }
+        if appAppleID == nil && environment != .production { return }
+        guard appAppleID == expected else {
+            throw AppStoreSignedDataError(.appAppleID, "\(context) appAppleId is not this app's")
+        }
+    }
+}

@@ -1,0 +1,65 @@
+/// A verified signed transaction (Apple's JWSTransactionDecodedPayload): StoreKit 2's
+/// `jwsRepresentation`, or a notification's `signedTransactionInfo`. Dates are milliseconds since
+/// the epoch, as Apple writes them. Members Apple marks optional and this service does not need
+/// are left out; unknown members are ignored.
+public struct AppStoreTransaction: Sendable, Equatable {
+    public let originalTransactionId: String
+    public let transactionId: String
+    public let webOrderLineItemId: String?
+    public let bundleId: String
+    public let productId: String
+    public let subscriptionGroupIdentifier: String?
+    public let purchaseDate: Int64
+    public let originalPurchaseDate: Int64?
+    /// For a subscription: when this period ends.
+    public let expiresDate: Int64?
+    public let quantity: Int?
+    /// "Auto-Renewable Subscription", "Non-Consumable", "Consumable", "Non-Renewing Subscription".
+    public let type: String?
+    /// The UUID the app set at purchase (lowercase), if it set one.
+    public let appAccountToken: String?
+    public let inAppOwnershipType: String?
+    public let signedDate: Int64
+    /// Set when Apple refunded or revoked the transaction: 0 (other reason) or 1 (an app issue).
+    public let revocationReason: Int?
+    public let revocationDate: Int64?
+    public let isUpgraded: Bool?
+    public let offerType: Int?
+    public let offerIdentifier: String?
+    public let environment: AppStoreEnvironment
+    public let storefront: String?
+    public let transactionReason: String?
+    public let currency: String?
+    /// In milliunits of `currency`.
+    public let price: Int64?
+
+    /// Whether Apple has refunded or revoked it.
+    public var isRevoked: Bool { revocationDate != nil }
+
+    init(_ p: PayloadReader) throws(AppStoreSignedDataError) {
+        originalTransactionId = try p.string("originalTransactionId")
+        transactionId = try p.string("transactionId")
+        webOrderLineItemId = try p.optionalString("webOrderLineItemId")
+        bundleId = try p.string("bundleId")
+        productId = try p.string("productId")
+        subscriptionGroupIdentifier = try p.optionalString("subscriptionGroupIdentifier")
+        purchaseDate = try p.date("purchaseDate")
+        originalPurchaseDate = try p.optionalDate("originalPurchaseDate")
+        expiresDate = try p.optionalDate("expiresDate")
+        quantity = try p.optionalInt("quantity")
+        type = try p.optionalString("type")
+        appAccountToken = try p.optionalUUID("appAccountToken")
+        inAppOwnershipType = try p.optionalString("inAppOwnershipType")
+        signedDate = try p.date("signedDate")
+        revocationReason = try p.optionalInt("revocationReason")
+        revocationDate = try p.optionalDate("revocationDate")
+        isUpgraded = try p.optionalBool("isUpgraded")
+        offerType = try p.optionalInt("offerType")
+        offerIdentifier = try p.optionalString("offerIdentifier")
+        environment = try p.environment()
+        storefront = try p.optionalString("storefront")
+        transactionReason = try p.optionalString("transactionReason")
+        currency = try p.optionalString("currency")
+        price = try p.optionalInt64("price")
+    }
+}

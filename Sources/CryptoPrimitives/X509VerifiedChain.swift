@@ -1,0 +1,25 @@
+/// A chain `X509ChainVerifier` accepted, with the window of times at which it holds: every check
+/// but the validity periods is independent of the time, so the same chain verifies at any time
+/// in `validFrom..<validUntil` (what a cache of verified chains may rely on).
+public struct X509VerifiedChain {
+    public let leaf: X509Certificate
+    public let intermediate: X509Certificate
+    public let root: X509Certificate
+    /// The latest notBefore of the three (seconds since the epoch).
+    public let validFrom: Int64
+    /// The earliest notAfter of the three: from this second on, one of them has expired.
+    public let validUntil: Int64
+
+    init(leaf: X509Certificate, intermediate: X509Certificate, root: X509Certificate) {
+        self.leaf = leaf
+        self.intermediate = intermediate
+        self.root = root
+        let all = [leaf, intermediate, root]
+        validFrom = all.map(\.notBefore).max()!
+        validUntil = all.map(\.notAfter).min()!
+    }
+
+    /// Whether `time` (seconds since the epoch) is inside every certificate's validity period,
+    /// by libcrypto's rule: notBefore ≤ time < notAfter.
+    public func isValid(at time: Int64) -> Bool { time >= validFrom && time < validUntil }
+}
