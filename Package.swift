@@ -57,6 +57,12 @@ let package = Package(
             name: "token-bench",
             dependencies: ["TokenVerification", "CryptoPrimitives", "CurlHTTP", "StrictJSON", "PlatformSupport"]),
 
+        // Benchmark driver for scripts/bench.d/40-appstore: signed-transaction verification, cached and not.
+        .executableTarget(
+            name: "appstore-bench",
+            dependencies: ["AppStoreSignedData", "CryptoPrimitives", "StrictJSON", "PlatformSupport"]
+        ),
+
         .testTarget(name: "PlatformSupportTests", dependencies: ["PlatformSupport"]),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
         .testTarget(
