@@ -61,6 +61,12 @@ let package = Package(
             name: "token-bench",
             dependencies: ["TokenVerification", "CryptoPrimitives", "CurlHTTP", "StrictJSON", "PlatformSupport"]),
 
+        // Benchmark driver for scripts/bench.d/40-appstore: signed-transaction verification, cached and not.
+        .executableTarget(
+            name: "appstore-bench",
+            dependencies: ["AppStoreSignedData", "CryptoPrimitives", "StrictJSON", "PlatformSupport"]
+        ),
+
         // Shared by the test targets (Foundation's Process: never linked into a function): the
         // loopback stand-ins' process and the independent Python `cryptography` checks.
         .target(name: "TestSupport", dependencies: ["StrictJSON"], path: "Tests/TestSupport"),

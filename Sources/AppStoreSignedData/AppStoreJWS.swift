@@ -13,10 +13,9 @@ struct AppStoreJWS {
     /// or demand extensions we do not implement.
     static let refusedHeaderParameters = ["jku", "jwk", "x5u", "crit"]
 
-    /// The DER of x5c[0] (leaf) and x5c[1] (intermediate). x5c[2] must decode but is not used:
-    /// the root comes from configuration.
-    let leafDER: [UInt8]
-    let intermediateDER: [UInt8]
+    /// The header as sent (base64url): the cache of verified chains is keyed by these bytes, which
+    /// fix `alg` and `x5c` entirely, so a hit needs no header parsing.
+    let encodedHeader: ArraySlice<UInt8>
     /// `BASE64URL(header) || '.' || BASE64URL(payload)`, the bytes the signature covers.
     let signingInput: ArraySlice<UInt8>
     let signature: [UInt8]
@@ -24,6 +23,8 @@ struct AppStoreJWS {
     /// must be valid; nothing else of it is read until the signature has verified.
     let payload: JSONObject
 
+    /// Splits the compact form and decodes the payload and the signature; the header is read by
+    /// `certificates()`.
     init(_ text: String) throws(AppStoreSignedDataError) {
         let bytes = Array(text.utf8)
         guard bytes.count <= Self.maxBytes else { throw .malformed("JWS is larger than 64 KiB") }
@@ -35,10 +36,22 @@ struct AppStoreJWS {
         guard dots.count == 2 else { throw .malformed("not a JWS in compact form (three dot-separated parts)") }
         let parts = [bytes[..<dots[0]], bytes[(dots[0] + 1)..<dots[1]], bytes[(dots[1] + 1)...]]
         guard parts.allSatisfy({ !$0.isEmpty }) else { throw .malformed("JWS has an empty part") }
-        guard let headerBytes = Self.base64URL(parts[0]), let payloadBytes = Self.base64URL(parts[1]),
-            let signature = Self.base64URL(parts[2])
-        else { throw .malformed("JWS part is not canonical unpadded base64url") }
+        guard let payloadBytes = Self.base64URL(parts[1]), let signature = Self.base64URL(parts[2]) else {
+            throw .malformed("JWS part is not canonical unpadded base64url")
+        }
+        self.encodedHeader = parts[0]
+        self.signingInput = bytes[..<dots[1]]
+        self.signature = signature
+        self.payload = try Self.object(payloadBytes, "payload")
+    }
 
+    /// The header's rules (`alg` `ES256`, no key named by URL or inline, `x5c` of exactly three
+    /// standard-base64 certificates); the DER of x5c[0] (leaf) and x5c[1] (intermediate). x5c[2]
+    /// must decode but is not used: the root comes from configuration.
+    func certificates() throws(AppStoreSignedDataError) -> (leaf: [UInt8], intermediate: [UInt8]) {
+        guard let headerBytes = Self.base64URL(encodedHeader) else {
+            throw .malformed("JWS part is not canonical unpadded base64url")
+        }
         let header = try Self.object(headerBytes, "header")
         guard let alg = header["alg"] else { throw .malformed("header has no alg") }
         guard alg == .string("ES256") else { throw AppStoreSignedDataError(.algorithm, "header alg is not ES256") }
@@ -55,11 +68,7 @@ struct AppStoreJWS {
             }
             certificates.append(der)
         }
-        self.leafDER = certificates[0]
-        self.intermediateDER = certificates[1]
-        self.signingInput = bytes[..<dots[1]]
-        self.signature = signature
-        self.payload = try Self.object(payloadBytes, "payload")
+        return (certificates[0], certificates[1])
     }
 
     /// Strict base64url (PlatformSupport's decoder: url alphabet, no padding, zero trailing bits).

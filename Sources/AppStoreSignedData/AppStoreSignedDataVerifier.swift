@@ -18,14 +18,25 @@ public final class AppStoreSignedDataVerifier {
 
     public let configuration: AppStoreVerifierConfiguration
     private let chains: X509ChainVerifier
+    private var verifiedChains: VerifiedChainCache
 
     /// - Throws: when `configuration.roots` is empty.
-    public init(configuration: AppStoreVerifierConfiguration) throws(X509ChainError) {
+    public convenience init(configuration: AppStoreVerifierConfiguration) throws(X509ChainError) {
+        try self.init(configuration: configuration, chainCacheCapacity: 16)
+    }
+
+    /// - Parameter chainCacheCapacity: how many verified chains to remember (0: none; the bench
+    ///   measures both).
+    package init(configuration: AppStoreVerifierConfiguration, chainCacheCapacity: Int) throws(X509ChainError) {
         self.configuration = configuration
         self.chains = try X509ChainVerifier(
             roots: configuration.roots, leafExtensionOID: Self.leafExtensionOID,
             intermediateExtensionOID: Self.intermediateExtensionOID)
+        self.verifiedChains = VerifiedChainCache(capacity: chainCacheCapacity)
     }
+
+    /// How many verified chains are remembered (tests).
+    package var cachedChainCount: Int { verifiedChains.count }
 
     /// A signed transaction (StoreKit 2's `jwsRepresentation`), for this app, in an accepted environment.
     public func verifyTransaction(_ signedTransaction: String) throws(AppStoreSignedDataError) -> AppStoreTransaction {
@@ -59,24 +70,30 @@ public final class AppStoreSignedDataVerifier {
     /// The leaf's P-256 key, once leaf → intermediate → a configured root has verified at `time`
     /// (seconds since the epoch).
     func leafKey(_ jws: AppStoreJWS, at time: Int64) throws(AppStoreSignedDataError) -> P256PublicKey {
+        if let key = verifiedChains.key(encodedHeader: jws.encodedHeader, at: time) { return key }
+        let der = try jws.certificates()
         let leaf: X509Certificate
         let intermediate: X509Certificate
         do {
-            leaf = try X509Certificate(der: jws.leafDER)
-            intermediate = try X509Certificate(der: jws.intermediateDER)
+            leaf = try X509Certificate(der: der.leaf)
+            intermediate = try X509Certificate(der: der.intermediate)
         } catch {
             throw .malformed("x5c entry is not a DER certificate")
         }
+        let chain: X509VerifiedChain
         do {
-            _ = try chains.verify(leaf: leaf, intermediate: intermediate, at: time)
+            chain = try chains.verify(leaf: leaf, intermediate: intermediate, at: time)
         } catch {
             throw AppStoreSignedDataError(.certificateChain(error), "x5c \(error)")
         }
+        let key: P256PublicKey
         do {
-            return try P256PublicKey(certificate: leaf)
+            key = try P256PublicKey(certificate: leaf)
         } catch {
             throw AppStoreSignedDataError(.algorithm, "leaf certificate key is not P-256 (ES256)")
         }
+        verifiedChains.insert(.init(encodedHeader: Array(jws.encodedHeader), chain: chain, key: key))
+        return key
     }
 
     func check(_ environment: AppStoreEnvironment, _ context: String) throws(AppStoreSignedDataError) {

@@ -7,7 +7,7 @@ import Testing
 struct AppStoreJWSTests {
     static func refusal(_ text: String) -> AppStoreSignedDataError? {
         do {
-            _ = try AppStoreJWS(text)
+            _ = try AppStoreJWS(text).certificates()
             return nil
         } catch {
             return error
@@ -19,7 +19,8 @@ struct AppStoreJWSTests {
         let jws = try AppStoreJWS(f["transaction"])
         #expect(jws.signature.count == 64)
         #expect(jws.payload["bundleId"] == "com.example.photos")
-        #expect(!jws.leafDER.isEmpty && !jws.intermediateDER.isEmpty)
+        let der = try jws.certificates()
+        #expect(!der.leaf.isEmpty && !der.intermediate.isEmpty)
     }
 
     @Test func refusesMalformedCompactForms() throws {
