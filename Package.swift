@@ -46,6 +46,7 @@ let package = Package(
             name: "AuthService",
             dependencies: [
                 "AccountDomain", "LambdaRuntime", "AWSClients", "CurlHTTP", "TokenVerification", "SignInWithApple",
+                "AppStoreSignedData", "CryptoPrimitives",
                 "StrictJSON", "PlatformSupport",
             ]),
 

@@ -9,6 +9,10 @@ public enum AccountError: Error, Sendable {
     case lastProvider
     case sessionInvalid(reason: String)
     case reauthenticationRequired
+    /// The purchase is claimed by another account, or its `appAccountToken` names another one.
+    case purchaseBelongsToOtherAccount
+    /// The purchase cannot belong to any account (e.g. an `originalTransactionId` that is not Apple's shape).
+    case invalidPurchase(String)
     /// A concurrent change kept winning and the bounded retry did not settle.
     case conflict(String)
     /// S3 or STS failed after retries, or the deadline is near.

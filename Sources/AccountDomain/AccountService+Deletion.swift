@@ -104,7 +104,7 @@ extension AccountService {
         keys +=
             doc.pending.map { AccountKeys.identity($0.type, $0.id) }
             + doc.retired.map { AccountKeys.identity($0.type, $0.id) }
-        keys += account.profile.purchaseClaims.map(AccountKeys.purchaseClaim)
+        keys += doc.purchases.map(AccountKeys.purchaseClaim)
         keys = Array(Set(keys)).sorted()
         var reads = Round()
         let slots = keys.map { reads.get($0) }

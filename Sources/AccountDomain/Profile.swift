@@ -18,10 +18,6 @@ public struct Profile: Sendable, Equatable {
     public var preferences: JSONValue
     var extra: JSONObject = JSONObject()
 
-    /// The App Store purchases claimed for this account (`purchases/apple/{id}` keys), which
-    /// its deletion releases. Kept with the purchase work's other fields (`purchaseClaims`).
-    var purchaseClaims: [String] { extra["purchaseClaims"]?.arrayValue?.compactMap(\.stringValue) ?? [] }
-
     /// A new account's profile: free tier for 30 days, the contract's default preferences.
     static func new(
         uuid: String, displayName: String, email: String?, provider: IdentityProvider, nowMs: Int64

@@ -31,6 +31,7 @@ extension ProvidersDocument {
                 })
         }
         if let deletedAtMs { o["deletedAt"] = ts(deletedAtMs) }
+        if !purchases.isEmpty { o["purchases"] = .array(purchases.map(JSONValue.string)) }
         for (k, v) in extra where o[k] == nil { o[k] = v }
         return .object(o)
     }
@@ -62,7 +63,13 @@ extension ProvidersDocument {
         }
         self.init(primaryProvider: primary, providers: links, pending: pending, retired: retired)
         deletedAtMs = ts(o["deletedAt"])
-        let known: Set<String> = ["version", "primaryProvider", "providers", "pending", "retired", "deletedAt"]
+        for item in o["purchases"]?.arrayValue ?? [] {
+            guard let id = item.stringValue else { return nil }
+            purchases.append(id)
+        }
+        let known: Set<String> = [
+            "version", "primaryProvider", "providers", "pending", "retired", "deletedAt", "purchases",
+        ]
         for (k, v) in o where !known.contains(k) { extra[k] = v }
     }
 }

@@ -30,6 +30,10 @@ public struct ProvidersDocument: Sendable, Equatable {
     /// cleared: every flow reads providers.json, so from this write on none of them reaches the
     /// account, and every conditional update of it refuses to go on.
     var deletedAtMs: Int64?
+    /// The App Store purchases claimed for this account (`purchases/apple/<id>`), listed before
+    /// each claim file is written, so that a deletion (which commits in this document) always
+    /// sees every claim file it must release.
+    var purchases: [String] = []
 
     var isDeleted: Bool { deletedAtMs != nil }
     /// Members this version does not know, kept as read so an older function never drops what a

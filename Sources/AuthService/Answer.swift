@@ -90,6 +90,21 @@ extension Answer {
         Answer(data: .object(JSONObject([("status", .string(status))])))
     }
 
+    /// auth-link `claimPurchase`.
+    static func claimed(_ o: ClaimOutcome) -> Answer {
+        Answer(
+            data: .object(
+                JSONObject([
+                    ("status", .string(o.status.rawValue)), ("subscription", o.account.profile.subscription),
+                    ("user", user(o.account)),
+                ])))
+    }
+
+    /// An App Store notification: `processed`, `duplicate`, `unknownPurchase` or `ignored`.
+    static func storeEvent(status: String) -> Answer {
+        Answer(data: .object(JSONObject([("status", .string(status))])))
+    }
+
     /// The scheduled run's summary.
     static func scheduledRun(_ o: ScheduledRunOutcome) -> Answer {
         Answer(data: .object(JSONObject([("purged", .int(o.purged)), ("pending", .int(o.pending))])))

@@ -1,10 +1,13 @@
 import AccountDomain
+import AppStoreSignedData
 import PlatformSupport
 
 /// App Store Server Notifications V2: `{"signedPayload": "<JWS>"}` posted by Apple to auth-link's
-/// Function URL (docs/API.md, "Notifications"). Answers 200 when processed, a duplicate, or about
-/// an unknown purchase; 400 when verification fails (Apple does not retry); 503 on a transient
-/// failure (Apple retries).
+/// Function URL (docs/API.md, "Notifications"). The notification and its nested transaction and
+/// renewal info are verified like a signed transaction; the subscription of the account that
+/// claimed the purchase moves as the type says. Answers 200 when processed, a duplicate, about
+/// an unclaimed purchase or of a type that changes nothing; 400 when verification fails (Apple
+/// does not retry); 503 on a transient failure (Apple retries).
 struct AppStoreNotificationAction: Action {
     static let name = "appStoreNotification"
 
@@ -19,8 +22,35 @@ struct AppStoreNotificationAction: Action {
     }
 
     func run(_ d: ServiceDependencies, deadline: Deadline) throws -> Answer {
-        // Purchases are off in this deployment until APPSTORE_BUNDLE_ID is set.
-        throw ServiceError(.invalidRequest, "App Store notifications are not enabled in this deployment.")
+        guard let verifier = d.storeVerifier, let products = d.configuration.purchases?.products else {
+            throw ServiceError(.invalidRequest, "App Store notifications are not enabled in this deployment.")
+        }
+        let notification = try verifier.verifyNotification(signedPayload)
+        guard let transaction = notification.data?.transaction,
+            let change = Self.change(notification, transaction),
+            let product = products.product(transaction.productId)
+        else { return .storeEvent(status: "ignored") }
+        let outcome = try d.accounts.applyStoreNotification(
+            notification.notificationUUID,
+            subscription: StorePurchase(transaction, signedDateMs: notification.signedDate), status: change.status,
+            expiryMs: change.expiryMs, product: product, deadline: deadline)
+        return .storeEvent(status: outcome.rawValue)
+    }
+
+    /// The contract's mapping of notification types to the subscription's status; nil for the
+    /// types that are only acknowledged.
+    static func change(
+        _ n: AppStoreNotification, _ t: AppStoreTransaction
+    ) -> (status: Subscription.Status, expiryMs: Int64?)? {
+        switch n.notificationType {
+        case "SUBSCRIBED", "DID_RENEW", "OFFER_REDEEMED", "RENEWAL_EXTENDED", "REFUND_REVERSED":
+            return (.active, t.expiresDate)
+        case "DID_FAIL_TO_RENEW" where n.subtype == "GRACE_PERIOD":
+            return (.grace, n.data?.renewalInfo?.gracePeriodExpiresDate ?? t.expiresDate)
+        case "EXPIRED", "GRACE_PERIOD_EXPIRED": return (.expired, t.expiresDate)
+        case "REFUND", "REVOKE": return (.revoked, t.expiresDate)
+        default: return nil
+        }
     }
 
     func httpStatus(for error: ServiceError) -> Int { error.code == .upstreamUnavailable ? 503 : 400 }

@@ -18,7 +18,7 @@ public enum AuthFunction: Sendable {
                 RefreshAction.self, SignOutAction.self, ListSessionsAction.self, SignOutOthersAction.self,
                 SignOutSessionAction.self,
             ]
-        case .link: return [LinkAction.self, UnlinkAction.self, DeleteAction.self]
+        case .link: return [LinkAction.self, UnlinkAction.self, DeleteAction.self, ClaimPurchaseAction.self]
         }
     }
 

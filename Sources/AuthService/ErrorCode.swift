@@ -13,15 +13,18 @@ enum ErrorCode: String, Sendable, CaseIterable {
     case sessionInvalid = "SESSION_INVALID"
     case reauthenticationRequired = "REAUTHENTICATION_REQUIRED"
     case conflict = "CONFLICT"
+    case purchaseBelongsToOtherAccount = "PURCHASE_BELONGS_TO_OTHER_ACCOUNT"
+    case invalidPurchase = "INVALID_PURCHASE"
     case upstreamUnavailable = "UPSTREAM_UNAVAILABLE"
 
     /// Used only for Function URL answers; a direct invoke always gets the envelope.
     var httpStatus: Int {
         switch self {
-        case .invalidRequest, .unsupportedProvider: return 400
+        case .invalidRequest, .unsupportedProvider, .invalidPurchase: return 400
         case .invalidToken, .tokenExpired, .sessionInvalid, .reauthenticationRequired: return 401
         case .accountNotFound, .providerNotLinked: return 404
-        case .accountAlreadyExists, .providerAlreadyLinked, .lastProvider, .conflict: return 409
+        case .accountAlreadyExists, .providerAlreadyLinked, .lastProvider, .conflict, .purchaseBelongsToOtherAccount:
+            return 409
         case .upstreamUnavailable: return 503
         }
     }

@@ -1,5 +1,6 @@
 import AWSClients
 import AccountDomain
+import AppStoreSignedData
 import LambdaRuntime
 import TokenVerification
 
@@ -16,6 +17,8 @@ enum ErrorMapping {
         case let e as ServiceError: return e
         case let e as TokenError: return serviceError(e)
         case let e as AccountError: return try serviceError(e, provider: provider).get()
+        case let e as AppStoreSignedDataError:
+            return ServiceError(.invalidPurchase, "The App Store's signed data was refused (\(e.message)).")
         default: throw error
         }
     }
@@ -60,6 +63,13 @@ enum ErrorMapping {
                 ServiceError(
                     .reauthenticationRequired, "This change needs a recent sign-in; sign in again, then retry."))
         case .conflict: return .success(ServiceError(.conflict, "A concurrent change to this account won; retry."))
+        case .purchaseBelongsToOtherAccount:
+            return .success(
+                ServiceError(
+                    .purchaseBelongsToOtherAccount,
+                    "This purchase belongs to another account; sign in with the account that made the purchase."))
+        case .invalidPurchase(let reason):
+            return .success(ServiceError(.invalidPurchase, "The purchase is not valid: \(reason)."))
         case .upstream(let aws):
             // S3's 409 ConditionalRequestConflict that outlasted the client's retries.
             if aws.kind == .conflict {

@@ -12,6 +12,8 @@ struct ServiceConfiguration: Sendable {
     var verifier: VerifierConfiguration
     /// Sign in with Apple token revocation at deletion; nil when off (no APPLE_TEAM_ID/APPLE_KEY_ID).
     var appleRevocation: AppleRevocationSettings?
+    /// App Store purchases; nil when off (no APPSTORE_BUNDLE_ID).
+    var purchases: PurchaseConfiguration?
 
     /// From any lookup that answers nil for unset or empty (the process environment, or a
     /// dictionary in tests).
@@ -51,7 +53,9 @@ struct ServiceConfiguration: Sendable {
             bucket: bucket, region: aws.region, userRoleARN: role, credentialsDurationSeconds: Int(duration),
             refreshTokenTTLSeconds: ttl, recentAuthSeconds: recent, refreshReuseGraceSeconds: grace)
         let appleRevocation = try AppleRevocationSettings.from(environment: env)
-        return ServiceConfiguration(aws: aws, account: settings, verifier: verifier, appleRevocation: appleRevocation)
+        let purchases = try PurchaseConfiguration.from(environment: env)
+        return ServiceConfiguration(
+            aws: aws, account: settings, verifier: verifier, appleRevocation: appleRevocation, purchases: purchases)
     }
 
     /// `arn:<partition>:iam::<12 digits>:role/<name>`, checked byte by byte.

@@ -1,5 +1,7 @@
 import AWSClients
 import AccountDomain
+import AppStoreSignedData
+import CryptoPrimitives
 import CurlHTTP
 import PlatformSupport
 import SignInWithApple
@@ -16,6 +18,9 @@ final class ServiceDependencies {
     /// Sign in with Apple revocation; nil when not configured, or for a function that never
     /// deletes accounts.
     let appleRevocation: AppleTokenRevocation?
+    /// App Store signed-data verification (one per process: it caches verified chains); nil when
+    /// purchases are off.
+    let storeVerifier: AppStoreSignedDataVerifier?
 
     /// - Parameter revokesAppleTokens: whether this function deletes accounts (auth-link): only
     ///   then is the Sign in with Apple key loaded, from the environment or, read once now, from
@@ -30,6 +35,15 @@ final class ServiceDependencies {
             s3: S3Client(http: http, config: configuration.aws, bucket: configuration.account.bucket),
             sts: STSClient(http: http, config: configuration.aws))
         accounts = AccountService(backend: backend, settings: configuration.account)
+        if let purchases = configuration.purchases {
+            do throws(X509ChainError) {
+                storeVerifier = try AppStoreSignedDataVerifier(configuration: purchases.verifier)
+            } catch {
+                throw ConfigurationError(variable: "APPSTORE_ROOT_CERTS", message: "cannot be used (\(error))")
+            }
+        } else {
+            storeVerifier = nil
+        }
         guard revokesAppleTokens, let settings = configuration.appleRevocation else {
             appleRevocation = nil
             return

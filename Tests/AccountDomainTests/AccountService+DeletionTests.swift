@@ -21,9 +21,9 @@ import Testing
         }
         _ = f.s3.apply(.s3Delete(key: AccountKeys.userPrefix(uuid) + "metadata/a.json", condition: .none))
         f.s3.store(AccountKeys.purchaseClaim("2000000123456789"), Array(uuid.utf8), contentType: "text/plain")
-        var profile = try #require(f.s3.json(AccountKeys.profile(uuid))?.objectValue)
-        profile["purchaseClaims"] = .array([.string("2000000123456789")])
-        f.s3.store(AccountKeys.profile(uuid), JSONValue.object(profile).serialized())
+        var providers = try #require(f.s3.json(AccountKeys.providers(uuid))?.objectValue)
+        providers["purchases"] = .array([.string("2000000123456789")])
+        f.s3.store(AccountKeys.providers(uuid), JSONValue.object(providers).serialized())
         return up
     }
 

@@ -43,6 +43,7 @@ CONTRACT_ENV = {"IDENTITY_BUCKET", "USER_ROLE_ARN", "APPLE_AUDIENCES", "GOOGLE_A
                 "FIREBASE_PROJECT_ID", "FIREBASE_JWKS_URL", "FIREBASE_ALLOW_ANONYMOUS"}
 
 APPLE_REVOCATION_ENV = {"APPLE_TEAM_ID", "APPLE_KEY_ID", "APPLE_PRIVATE_KEY_PARAMETER", "APPLE_CLIENT_ID"}
+PURCHASE_ENV = {"APPSTORE_BUNDLE_ID", "APPSTORE_ENVIRONMENTS", "APPSTORE_APP_APPLE_ID", "APPSTORE_PRODUCTS"}
 
 # Exactly what each function's code does (AccountDomain.AccountService): (action, resource).
 EXPECTED_FUNCTION_GRANTS = {
@@ -70,7 +71,7 @@ EXPECTED_FUNCTION_GRANTS = {
         ("s3:ListBucketVersions", BUCKET),                              # the purge (prefix users/<uuid>/ only)
         *{(a, ACCOUNT_ALL) for a in ("s3:DeleteObject", "s3:DeleteObjectVersion")},   # the purge, by version
         *{(a, DELETIONS) for a in ("s3:GetObject", "s3:PutObject", "s3:PutObjectTagging")},   # deletion records
-        *{(a, PURCHASES) for a in ("s3:GetObject", "s3:DeleteObject", "s3:DeleteObjectVersion")},   # claims released
+        *{(a, PURCHASES) for a in ("s3:GetObject", "s3:PutObject", "s3:DeleteObject", "s3:DeleteObjectVersion")},   # claims: create-only; released by version
         *{(a, NOTIFICATIONS) for a in ("s3:GetObject", "s3:PutObject")},   # at-most-once markers
         ("ssm:GetParameter", APPLE_KEY_PARAMETER),                      # the Sign in with Apple key, when configured
         ("logs:CreateLogStream", ("getatt", "AuthLinkLogGroup")), ("logs:PutLogEvents", ("getatt", "AuthLinkLogGroup")),
@@ -356,7 +357,8 @@ def test_functions_run_the_bootstrap_on_provided_al2023_with_the_contract_enviro
     assert set(TEMPLATE["Parameters"]["Architecture"]["AllowedValues"]) == {"x86_64", "arm64"}
     assert set(glob["Environment"]["Variables"]) == CONTRACT_ENV
     link_env = RES["AuthLinkFunction"]["Properties"]["Environment"]["Variables"]
-    assert set(link_env) == APPLE_REVOCATION_ENV, "only auth-link revokes Apple tokens"
+    assert set(link_env) == APPLE_REVOCATION_ENV | PURCHASE_ENV, "only auth-link revokes Apple tokens and claims purchases"
+    assert TEMPLATE["Parameters"]["AppStoreBundleId"]["Default"] == "", "purchases are off by default"
     assert TEMPLATE["Parameters"]["CredentialsDurationSeconds"]["MaxValue"] <= 3600
     assert 128 <= glob["MemorySize"] <= 10240 and 1 <= glob["Timeout"] <= 900
     for fn, role in FUNCTIONS.items():
@@ -461,3 +463,9 @@ def test_finished_deletion_records_and_event_markers_expire():
     markers = rules["ExpireAppleAccountEventMarkers"]
     assert markers["Prefix"] == "notifications/apple-account/" and markers["ExpirationInDays"] >= 2
     assert "TagFilters" not in markers
+
+
+def test_app_store_markers_outlive_apples_retries():
+    rules = {r["Id"]: r for r in RES["IdentityBucket"]["Properties"]["LifecycleConfiguration"]["Rules"]}
+    markers = rules["ExpireAppStoreEventMarkers"]
+    assert markers["Prefix"] == "notifications/appstore/" and markers["ExpirationInDays"] >= 4

@@ -1,0 +1,34 @@
+/// An App Store purchase as the account cares about it: what the caller verified (AuthService
+/// checks the signature, chain, bundle, environment and product before the account sees it).
+public struct StorePurchase: Sendable, Equatable {
+    public var originalTransactionID: String
+    public var productID: String
+    public var environment: String
+    /// The app's `appAccountToken`, lowercase; when present it must be the account's UUID.
+    public var appAccountToken: String?
+    public var purchaseDateMs: Int64
+    public var expiresDateMs: Int64?
+    public var revocationDateMs: Int64?
+    /// When Apple signed what this came from (the transaction, or the notification carrying it).
+    public var signedDateMs: Int64
+
+    public init(
+        originalTransactionID: String, productID: String, environment: String, appAccountToken: String?,
+        purchaseDateMs: Int64, expiresDateMs: Int64?, revocationDateMs: Int64?, signedDateMs: Int64
+    ) {
+        self.originalTransactionID = originalTransactionID
+        self.productID = productID
+        self.environment = environment
+        self.appAccountToken = appAccountToken
+        self.purchaseDateMs = purchaseDateMs
+        self.expiresDateMs = expiresDateMs
+        self.revocationDateMs = revocationDateMs
+        self.signedDateMs = signedDateMs
+    }
+
+    /// `originalTransactionId` names an S3 key (`purchases/apple/<id>`): Apple's are decimal digits.
+    var hasValidID: Bool {
+        (1...64).contains(originalTransactionID.utf8.count)
+            && originalTransactionID.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+    }
+}

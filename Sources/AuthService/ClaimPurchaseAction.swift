@@ -1,0 +1,35 @@
+import AccountDomain
+import AppStoreSignedData
+import PlatformSupport
+
+/// auth-link `claimPurchase`: tie an App Store purchase to the signed-in account (docs/API.md).
+/// The signed transaction is verified here, as Apple's App Store Server Library does (signature,
+/// chain to the configured roots at `signedDate`, OIDs, bundle, environment), and its product
+/// must be one this deployment sells; then the account binds it.
+struct ClaimPurchaseAction: Action {
+    static let name = "claimPurchase"
+    /// A StoreKit 2 `jwsRepresentation` holds three certificates: a few KiB; 64 KiB is generous.
+    static let maxSignedTransactionBytes = 64 * 1024
+
+    let refreshToken: String
+    let signedTransaction: String
+
+    init(_ request: Request) throws(ServiceError) {
+        refreshToken = try request.refreshToken()
+        signedTransaction = try request.requiredString(
+            "signedTransaction", maxBytes: ClaimPurchaseAction.maxSignedTransactionBytes)
+    }
+
+    func run(_ d: ServiceDependencies, deadline: Deadline) throws -> Answer {
+        guard let verifier = d.storeVerifier, let products = d.configuration.purchases?.products else {
+            throw ServiceError(.invalidRequest, "Purchases are not enabled in this deployment.")
+        }
+        let transaction = try verifier.verifyTransaction(signedTransaction)
+        guard let product = products.product(transaction.productId) else {
+            throw ServiceError(.invalidPurchase, "The purchase is for a product this deployment does not sell.")
+        }
+        let outcome = try d.accounts.claimPurchase(
+            token: refreshToken, purchase: StorePurchase(transaction), product: product, deadline: deadline)
+        return .claimed(outcome)
+    }
+}
