@@ -35,6 +35,7 @@ struct SimulationChecks {
         state(strict: world.scheduler.faultCount == 0, phase: "after the run")
         world.scheduler.sleep((world.settings.refreshReuseGraceSeconds + 1) * 1000)
         finishDeletions()
+        purchases()
         sessions()
         settle()
         state(strict: true, phase: "after repair")
@@ -102,6 +103,7 @@ struct SimulationChecks {
     }
 
     private mutating func fail(_ text: String) { violations.append(text) }
+    mutating func report(_ text: String) { violations.append(text) }
 
     // MARK: 1. operations
 

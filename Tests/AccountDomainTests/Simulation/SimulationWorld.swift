@@ -89,6 +89,9 @@ struct OpRecord {
     var revokedAtEnd = false
     /// For a sign-in that succeeded: the account it reached.
     var reached: String?
+    /// For a purchase claim or an App Store notification: the purchase, and when its data was signed.
+    var purchase: String?
+    var signedDateMs: Int64?
 
     var succeeded: Bool { if case .success = outcome { return true } else { return false } }
 }
@@ -141,6 +144,11 @@ final class SimulationWorld: @unchecked Sendable {
         var choice = scheduler.rng.below(100)
         // Now and then: delete the account (half of these), one of Apple's events, the schedule.
         if scheduler.rng.chance(0.06) { choice = 96 + scheduler.rng.below(4) }
+        // Purchases: claims from any device, and the App Store's notifications about them.
+        if scheduler.rng.chance(0.12) {
+            purchaseOperation(actor: actor, session: s)
+            return
+        }
         if s.shownProviders.count > 1 && scheduler.rng.chance(0.35) { choice = 52 }
         switch choice {
         case 0..<30:
@@ -286,9 +294,10 @@ final class SimulationWorld: @unchecked Sendable {
     }
 
     /// Runs one operation through a fresh AccountService (a new invocation) and records it.
-    private func run<T>(
+    func run<T>(
         _ actor: Int, _ name: String, session: HeldSession?, forged: Bool = false, linked: SimIdentity? = nil,
-        unlinked: IdentityProvider? = nil, presenting: String? = nil, _ body: (AccountService) throws(AccountError) -> T
+        unlinked: IdentityProvider? = nil, presenting: String? = nil, purchase: String? = nil,
+        signedDateMs: Int64? = nil, _ body: (AccountService) throws(AccountError) -> T
     ) -> T? {
         let id = nextOp
         nextOp += 1
@@ -296,6 +305,7 @@ final class SimulationWorld: @unchecked Sendable {
             id: id, actor: actor, name: name, startMs: scheduler.clock, session: session, forged: forged, linked: linked
         )
         record.unlinked = unlinked
+        (record.purchase, record.signedDateMs) = (purchase, signedDateMs)
         if let session { record.identityRetiredAtStart = linkRetired(session) }
         if let unlinked, let session { record.filesAtStart = files(of: unlinked, mappingTo: session.uuid) }
         if let presenting, let session { record.reuseAtStart = isReuse(presenting, session) }
