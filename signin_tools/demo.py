@@ -2,6 +2,7 @@
 Lambda emulator, moto for S3 and STS (signatures checked), and a local test identity provider.
 Prints each step; tokens and keys are shown redacted."""
 import sys
+import time
 from pathlib import Path
 
 from .repo import ROOT
@@ -37,6 +38,9 @@ def step(n: int, title: str, answer: dict, expect: str, check=None) -> dict:
             bits.append(f"refreshToken={redact(data['refreshToken'])}")
         if "signedOut" in data:
             bits.append(f"signedOut={str(data['signedOut']).lower()}")
+        if "subscription" in data:
+            sub = data["subscription"]
+            bits.append(f"subscription={sub.get('tier')}/{sub.get('status')} until {sub.get('expiryDate')}")
         if "deleted" in data:
             bits.append(f"deleted={str(data['deleted']).lower()} user={data['serviceUserID']} purge={data['purge']} "
                         f"appleTokensRevoked={str(data['appleTokensRevoked']).lower()}")
@@ -117,27 +121,42 @@ def main() -> int:
 
         # Deleting the account (App Store Review Guideline 5.1.1(v)): the app runs Sign in with
         # Apple once more, and sends the fresh authorization code with the delete.
-        fresh = step(14, "Sign in with Apple on the iPhone again, just before deleting the account",
+        fresh = step(14, "Sign in with Apple on the iPhone again (fresh: the app buys, then deletes the account)",
                      local.invoke("auth-signin", {"provider": "apple", "idToken": idp.apple_token(APPLE_SUB), "intent": "signin"}),
                      "success", lambda r: r["data"]["user"]["serviceUserID"] == uuid)
         fresh_session = fresh["data"]["refreshToken"] if fresh.get("success") else ""
+        # Purchases belong to accounts: the App Store's signed transaction (StoreKit 2), claimed
+        # by the account that bought it; a restore on someone else's account is refused.
+        now_ms = int(time.time() * 1000)
+        purchase = {"originalTransactionId": "2000000100000042", "appAccountToken": uuid, "signedDate": now_ms,
+                    "purchaseDate": now_ms, "expiresDate": now_ms + 30 * 86_400_000}
+        signed = local.store_pki.sign({"kind": "transaction", "claims": purchase})
+        step(15, "Buy Premium on the iPhone: claim the App Store purchase for the account",
+             local.invoke("auth-link", {"refreshToken": fresh_session, "action": "claimPurchase", "signedTransaction": signed}),
+             "success", lambda r: r["data"]["status"] == "claimed" and r["data"]["subscription"]["tier"] == "premium")
+        other = local.invoke("auth-signin", {"provider": "google", "idToken": idp.google_token("104729385610200000001")})
+        restore = {k: v for k, v in purchase.items() if k != "appAccountToken"}
+        step(16, "Restore purchases while signed in to someone else's account",
+             local.invoke("auth-link", {"refreshToken": other.get("data", {}).get("refreshToken", ""), "action": "claimPurchase",
+                                        "signedTransaction": local.store_pki.sign({"kind": "transaction", "claims": restore})}),
+             "PURCHASE_BELONGS_TO_OTHER_ACCOUNT")
         code = local.apple.issue_code(APPLE_SUB)
-        step(15, "Delete the account, with Sign in with Apple's authorization code",
+        step(17, "Delete the account, with Sign in with Apple's authorization code",
              local.invoke("auth-link", {"refreshToken": fresh_session, "action": "delete", "authorizationCode": code}),
              "success", lambda r: r["data"]["purge"] == "complete" and r["data"]["appleTokensRevoked"] is True)
         left = local.moto.s3().list_object_versions(Bucket=local.moto.bucket, Prefix=f"users/{uuid}/")
         left = len(left.get("Versions", [])) + len(left.get("DeleteMarkers", []))
         gone = left == 0 and len(local.apple.revoked) == 1
-        print(f"[{'ok ' if gone else 'FAIL'}] 16. Nothing of the account is left, and Apple revoked its token\n"
+        print(f"[{'ok ' if gone else 'FAIL'}] 18. Nothing of the account is left, and Apple revoked its token\n"
               f"       → {left} objects or versions under users/{uuid}/; Apple's stand-in revoked {len(local.apple.revoked)} refresh token")
         if not gone:
             failures.append("deletion left something")
-        step(17, "Refresh the deleted account's session", local.invoke("auth-refresh", {"refreshToken": fresh_session}),
+        step(19, "Refresh the deleted account's session", local.invoke("auth-refresh", {"refreshToken": fresh_session}),
              "SESSION_INVALID")
-        step(18, "Sign in with Apple (intent signin): the account is gone",
+        step(20, "Sign in with Apple (intent signin): the account is gone",
              local.invoke("auth-signin", {"provider": "apple", "idToken": idp.apple_token(APPLE_SUB), "intent": "signin"}),
              "ACCOUNT_NOT_FOUND")
-        step(19, "Sign in with Apple again: a new, empty account with a new UUID",
+        step(21, "Sign in with Apple again: a new, empty account with a new UUID",
              local.invoke("auth-signin", {"provider": "apple", "idToken": idp.apple_token(APPLE_SUB)}),
              "success", lambda r: r["data"]["isNewUser"] is True and r["data"]["user"]["serviceUserID"] != uuid)
 

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from ..repo import ROOT
 from .apple_auth import AppleAuthServer
+from .appstore_pki import AppStorePKI
 from .idp import IdentityProvider, SigningKey
 from .motoserver import MotoServer
 from .rie import Emulator
@@ -39,11 +40,15 @@ class LocalDeployment:
         self.idp = persistent_idp()
         # Sign in with Apple's /auth/token and /auth/revoke, so that deleting an account revokes.
         self.apple = AppleAuthServer(self.idp)
+        # App Store signed data from a test PKI shaped like Apple's; its root replaces Apple's.
+        self.store_pki = AppStorePKI()
         self.emulators: dict[str, Emulator] = {}
 
     def env(self) -> dict:
         env = {**self.moto.function_env(), **self.idp.function_env(), **self.apple.function_env(),
-               "AWS_LAMBDA_LOG_LEVEL": "INFO"}
+               "APPSTORE_BUNDLE_ID": AppStorePKI.BUNDLE_ID, "APPSTORE_ENVIRONMENTS": "Production,Sandbox",
+               "APPSTORE_PRODUCTS": f"{AppStorePKI.PRODUCT_ID}=premium:1099511627776",
+               "APPSTORE_ROOT_CERTS": self.store_pki["root"].pem, "AWS_LAMBDA_LOG_LEVEL": "INFO"}
         env.update(self.extra_env)
         return env
 
