@@ -12,24 +12,11 @@ from pathlib import Path
 
 from ..repo import ROOT
 from ..standins import LocalDeployment
+from .stats import pct, timed
 
 N_SIGNIN, N_SIGNUP = int(os.environ["N_SIGNIN"]), int(os.environ["N_SIGNUP"])
 N_REFRESH = int(os.environ.get("N_REFRESH", os.environ["N_SIGNIN"]))
 BIN = Path(os.environ["SIGNIN_RELEASE_DIR"])
-
-
-def pct(values, p):
-    v = sorted(values)
-    return v[min(len(v) - 1, int(round(p / 100 * (len(v) - 1))))]
-
-
-def timed(fn, n):
-    out = []
-    for _ in range(n):
-        t = time.perf_counter()
-        fn()
-        out.append((time.perf_counter() - t) * 1000)
-    return out
 
 
 class Boto3Baseline:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ..repo import ROOT
 from ..standins import LocalDeployment
-from .accounts import pct, timed
+from .stats import pct, timed
 
 N_CLAIMS = int(os.environ["N_CLAIMS"])
 BIN = Path(os.environ["SIGNIN_RELEASE_DIR"])
