@@ -2,6 +2,7 @@ import AWSClients
 import AccountDomain
 import PlatformSupport
 import StrictJSON
+import TokenVerification
 
 /// The `data` of a successful answer. Every answer's JSON is built in this file (docs/API.md
 /// describes each shape), so the shapes are read and changed in one place.
@@ -10,12 +11,16 @@ struct Answer {
     /// What the operator should see in the invocation's log line beside the answer (never a
     /// token, a code or personal data): e.g. why Apple revocation did not happen.
     var log: [(String, JSONValue)] = []
+    /// The account change this answer made, for the audit line (nil: no change).
+    var audit: AuditRecord?
+    /// Dedicated metric counts (`InvocationMetrics.countNames`).
+    var counts: [String: Int] = [:]
 }
 
 extension Answer {
     /// auth-signin.
     static func signedIn(_ o: SignInOutcome, settings: AccountSettings) -> Answer {
-        Answer(
+        var answer = Answer(
             data: .object(
                 JSONObject([
                     ("isNewUser", .bool(o.isNewUser)), ("user", user(o.account)),
@@ -24,6 +29,13 @@ extension Answer {
                     ("refreshToken", .string(o.session.refreshToken.value)),
                     ("refreshTokenExpiresAt", timestamp(o.session.refreshTokenExpiresAtMs)),
                 ])))
+        if o.isNewUser {
+            answer.counts["SignUps"] = 1
+            answer.audit = AuditRecord(
+                operation: "signup", serviceUserID: o.account.serviceUserID,
+                provider: o.account.providers.primaryProvider.rawValue, outcome: "created")
+        }
+        return answer
     }
 
     /// auth-refresh `refresh`.
@@ -68,8 +80,13 @@ extension Answer {
     }
 
     /// auth-link `link` and `unlink`.
-    static func linked(_ o: LinkOutcome) -> Answer {
-        Answer(data: .object(JSONObject([("status", .string(o.status.rawValue)), ("user", user(o.account))])))
+    static func linked(_ o: LinkOutcome, provider: IdentityProvider) -> Answer {
+        var answer = Answer(
+            data: .object(JSONObject([("status", .string(o.status.rawValue)), ("user", user(o.account))])))
+        answer.audit = AuditRecord(
+            operation: o.status.rawValue == "unlinked" ? "unlink" : "link", serviceUserID: o.account.serviceUserID,
+            provider: provider.rawValue, outcome: o.status.rawValue)
+        return answer
     }
 
     /// auth-link `delete`. `appleTokensRevoked` is null when the account had no Apple identity
@@ -82,7 +99,11 @@ extension Answer {
                     ("purge", .string(o.purgeComplete ? "complete" : "pending")),
                     ("appleTokensRevoked", appleTokensRevoked.map(JSONValue.bool) ?? .null),
                 ])),
-            log: appleOutcome.map { [("appleRevocation", .string($0))] } ?? [])
+            log: appleOutcome.map { [("appleRevocation", .string($0))] } ?? [],
+            audit: AuditRecord(
+                operation: "delete", serviceUserID: o.serviceUserID, provider: nil,
+                outcome: o.purgeComplete ? "purge complete" : "purge pending"),
+            counts: ["Deletions": 1])
     }
 
     /// A Sign in with Apple notification: `processed`, `duplicate`, `unknownIdentity` or `ignored`.
@@ -97,7 +118,11 @@ extension Answer {
                 JSONObject([
                     ("status", .string(o.status.rawValue)), ("subscription", o.account.profile.subscription),
                     ("user", user(o.account)),
-                ])))
+                ])),
+            audit: AuditRecord(
+                operation: "claimPurchase", serviceUserID: o.account.serviceUserID, provider: nil,
+                outcome: o.status.rawValue),
+            counts: o.status == .claimed ? ["PurchaseClaims": 1] : [:])
     }
 
     /// An App Store notification: `processed`, `duplicate`, `unknownPurchase` or `ignored`.

@@ -8,6 +8,9 @@ import PlatformSupport
 public enum AuthFunction: Sendable {
     case signin, refresh, link
 
+    /// The function's name in metrics and logs.
+    var name: String { "auth-\(self)" }
+
     /// The actions, chosen by the request's `action` field; the first is the default. A
     /// function with one action does not read the field at all.
     var actions: [any Action.Type] {

@@ -20,6 +20,8 @@ struct LinkAction: Action {
 
     func run(_ d: ServiceDependencies, deadline: Deadline) throws -> Answer {
         let identity = try d.verifier.verify(idToken, provider: provider!, nonce: nonce, deadline: deadline)
-        return .linked(try d.accounts.link(token: refreshToken, identity: identity, deadline: deadline))
+        return .linked(
+            try d.accounts.link(token: refreshToken, identity: identity, deadline: deadline),
+            provider: identity.provider)
     }
 }

@@ -14,6 +14,8 @@ struct ServiceConfiguration: Sendable {
     var appleRevocation: AppleRevocationSettings?
     /// App Store purchases; nil when off (no APPSTORE_BUNDLE_ID).
     var purchases: PurchaseConfiguration?
+    /// The CloudWatch namespace of the invocation metrics (`METRICS_NAMESPACE`).
+    var metricsNamespace = "SigninBackend"
 
     /// From any lookup that answers nil for unset or empty (the process environment, or a
     /// dictionary in tests).
@@ -54,8 +56,19 @@ struct ServiceConfiguration: Sendable {
             refreshTokenTTLSeconds: ttl, recentAuthSeconds: recent, refreshReuseGraceSeconds: grace)
         let appleRevocation = try AppleRevocationSettings.from(environment: env)
         let purchases = try PurchaseConfiguration.from(environment: env)
-        return ServiceConfiguration(
+        var configuration = ServiceConfiguration(
             aws: aws, account: settings, verifier: verifier, appleRevocation: appleRevocation, purchases: purchases)
+        if let namespace = env("METRICS_NAMESPACE") {
+            // CloudWatch's rule for a namespace; it may not start with "AWS/".
+            guard namespace.utf8.count <= 255, !namespace.hasPrefix("AWS/"),
+                namespace.utf8.allSatisfy({ ASCII.isAlphanumeric($0) || Array("._-/#:".utf8).contains($0) })
+            else {
+                throw ConfigurationError(
+                    variable: "METRICS_NAMESPACE", message: "must be 1-255 of [A-Za-z0-9._-/#:], not starting AWS/")
+            }
+            configuration.metricsNamespace = namespace
+        }
+        return configuration
     }
 
     /// `arn:<partition>:iam::<12 digits>:role/<name>`, checked byte by byte.

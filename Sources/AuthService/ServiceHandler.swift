@@ -24,6 +24,7 @@ final class ServiceHandler: LambdaHandler {
     func handle(_ event: [UInt8], context: LambdaContext) throws -> [UInt8] {
         let http = dependencies.http
         http.resetCounters()
+        let started = Clock.nowMilliseconds()
         defer {
             // Each invocation's S3/STS/JWKS requests and sequential rounds (the bench reads them).
             if context.logger.isEnabled(.debug) {
@@ -31,21 +32,52 @@ final class ServiceHandler: LambdaHandler {
                     "network", [("requests", .int(http.requestCount)), ("rounds", .int(http.roundCount))])
             }
         }
+        var metrics = InvocationMetrics(
+            namespace: dependencies.configuration.metricsNamespace, function: function.name, operation: "invalid",
+            outcome: .refused, durationMilliseconds: 0, upstreamRequests: 0, upstreamRetries: 0,
+            timestampMilliseconds: started)
+        func record(_ outcome: InvocationMetrics.Outcome, _ code: ErrorCode?) {
+            metrics.outcome = outcome
+            metrics.errorCode = code?.rawValue
+            metrics.durationMilliseconds = Double(Clock.nowMilliseconds() - started)
+            (metrics.upstreamRequests, metrics.upstreamRetries) = (http.requestCount, http.retryCount)
+            context.logger.record(metrics.record)
+        }
         switch Invocation.parse(event) {
         case .failure(let refusal):
+            record(.refused, refusal.error.code)
             return answer(.failure(refusal.error), status: nil, shape: refusal.shape, context: context)
         case .success(let invocation):
-            let (result, action) = try perform(invocation, context: context)
-            let status = result.failure.flatMap { error in action?.httpStatus(for: error) }
-            return answer(result, status: status, shape: invocation.shape, context: context)
+            let performed: Performed
+            do { performed = try perform(invocation, context: context) } catch {
+                record(.unclassified, nil)  // a bug: counted before the Runtime API reports it
+                throw error
+            }
+            if let action = performed.action { metrics.operation = type(of: action).name }
+            if performed.reuseDetected { metrics.counts["ReuseDetected"] = 1 }
+            switch performed.result {
+            case .success(let answer):
+                metrics.counts.merge(answer.counts) { $1 }
+                if let audit = answer.audit { context.logger.record(audit.record) }
+                record(.success, nil)
+            case .failure(let error): record(.refused, error.code)
+            }
+            let status = performed.result.failure.flatMap { error in performed.action?.httpStatus(for: error) }
+            return answer(performed.result, status: status, shape: invocation.shape, context: context)
         }
     }
 
-    /// Runs the invocation's action; an expected failure comes back as the contract's error,
-    /// with the action (when one was chosen) to pick its HTTP status.
-    func perform(
-        _ invocation: Invocation, context: LambdaContext
-    ) throws -> (Result<Answer, ServiceError>, (any Action)?) {
+    /// What `perform` did: the answer or the contract's error, the action when one was chosen
+    /// (to pick its HTTP status), and whether a replaced refresh token was presented (the
+    /// session was revoked: a stolen-token signal).
+    struct Performed {
+        var result: Result<Answer, ServiceError>
+        var action: (any Action)?
+        var reuseDetected = false
+    }
+
+    /// Runs the invocation's action; an expected failure comes back as the contract's error.
+    func perform(_ invocation: Invocation, context: LambdaContext) throws -> Performed {
         var action: (any Action)?
         do {
             let deadline = Deadline(
@@ -56,9 +88,12 @@ final class ServiceHandler: LambdaHandler {
             // The providers named in "unsupported provider" messages are this deployment's.
             let accepted = dependencies.configuration.verifier.enabledProviders
             action = try function.action(for: invocation.accepting(accepted))
-            return (.success(try action!.run(dependencies, deadline: deadline)), action)
+            return Performed(result: .success(try action!.run(dependencies, deadline: deadline)), action: action)
         } catch {
-            return (.failure(try ErrorMapping.serviceError(for: error, provider: action?.provider)), action)
+            var reuse = false
+            if let e = error as? AccountError, case .sessionInvalid(let reason) = e, reason == "reuse" { reuse = true }
+            let mapped = try ErrorMapping.serviceError(for: error, provider: action?.provider)
+            return Performed(result: .failure(mapped), action: action, reuseDetected: reuse)
         }
     }
 

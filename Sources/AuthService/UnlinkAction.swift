@@ -15,6 +15,7 @@ struct UnlinkAction: Action {
     }
 
     func run(_ d: ServiceDependencies, deadline: Deadline) throws -> Answer {
-        .linked(try d.accounts.unlink(token: refreshToken, provider: provider!, deadline: deadline))
+        .linked(
+            try d.accounts.unlink(token: refreshToken, provider: provider!, deadline: deadline), provider: provider!)
     }
 }

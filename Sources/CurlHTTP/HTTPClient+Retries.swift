@@ -46,6 +46,7 @@ extension HTTPClient {
                 break
             }
             attempt += 1
+            if attempt > 1 { retryCount += pending.count }
             let answers = sendAll(requests(pending, attempt))
             var again: [Int] = []
             for (k, i) in pending.enumerated() {

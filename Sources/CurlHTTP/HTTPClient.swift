@@ -25,9 +25,14 @@ public final class HTTPClient {
         ccurl_multi_cleanup(multi)
     }
 
+    /// Requests sent again by the retry loop (each retried request of a round counts once), for
+    /// the invocation's metrics.
+    public internal(set) var retryCount = 0
+
     public func resetCounters() {
         requestCount = 0
         roundCount = 0
+        retryCount = 0
     }
 
     /// One request.

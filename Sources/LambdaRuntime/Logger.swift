@@ -44,6 +44,14 @@ public struct Logger: Sendable {
 
     public func isEnabled(_ level: Level) -> Bool { level >= minimumLevel }
 
+    /// Writes one JSON object as its own line, whatever the level and format: what CloudWatch
+    /// reads as data (an embedded-metric-format record, an audit record), not a message.
+    public func record(_ object: JSONValue) {
+        var line = object.serialized()
+        line.append(0x0a)
+        sink.emit(line)
+    }
+
     /// `fields` are extra key/values (strings or numbers), rendered as `key=value` in text mode.
     func log(_ level: Level, _ message: String, _ fields: [(String, JSONValue)] = []) {
         guard isEnabled(level) else { return }

@@ -40,7 +40,7 @@ APPLE_KEY_PARAMETER = "arn:${AWS::Partition}:ssm:${AWS::Region}:${AWS::AccountId
 S3_OBJECT_ACTIONS = {"s3:GetObject", "s3:PutObject", "s3:DeleteObject", "s3:DeleteObjectVersion", "s3:PutObjectTagging"}
 CONTRACT_ENV = {"IDENTITY_BUCKET", "USER_ROLE_ARN", "APPLE_AUDIENCES", "GOOGLE_AUDIENCES", "CREDENTIALS_DURATION_SECONDS",
                 "REFRESH_TOKEN_TTL_SECONDS", "RECENT_AUTH_SECONDS", "REFRESH_REUSE_GRACE_SECONDS",
-                "FIREBASE_PROJECT_ID", "FIREBASE_JWKS_URL", "FIREBASE_ALLOW_ANONYMOUS"}
+                "FIREBASE_PROJECT_ID", "FIREBASE_JWKS_URL", "FIREBASE_ALLOW_ANONYMOUS", "METRICS_NAMESPACE"}
 
 APPLE_REVOCATION_ENV = {"APPLE_TEAM_ID", "APPLE_KEY_ID", "APPLE_PRIVATE_KEY_PARAMETER", "APPLE_CLIENT_ID"}
 PURCHASE_ENV = {"APPSTORE_BUNDLE_ID", "APPSTORE_ENVIRONMENTS", "APPSTORE_APP_APPLE_ID", "APPSTORE_PRODUCTS"}
@@ -469,3 +469,18 @@ def test_app_store_markers_outlive_apples_retries():
     rules = {r["Id"]: r for r in RES["IdentityBucket"]["Properties"]["LifecycleConfiguration"]["Rules"]}
     markers = rules["ExpireAppStoreEventMarkers"]
     assert markers["Prefix"] == "notifications/appstore/" and markers["ExpirationInDays"] >= 4
+
+
+def test_alarms_watch_reuse_and_unclassified_failures_and_notify_the_optional_topic():
+    reuse = RES["ReuseDetectedAlarm"]["Properties"]
+    assert (reuse["Namespace"], reuse["MetricName"], reuse["Statistic"]) == ({"Ref": "MetricsNamespace"}, "ReuseDetected", "Sum")
+    assert reuse["Threshold"] == 1 and reuse["ComparisonOperator"] == "GreaterThanOrEqualToThreshold"
+    rate = RES["UnclassifiedFailureRateAlarm"]["Properties"]
+    ids = {m["Id"]: m for m in rate["Metrics"]}
+    assert ids["unclassified"]["MetricStat"]["Metric"]["MetricName"] == "Unclassified"
+    assert ids["invocations"]["MetricStat"]["Metric"]["MetricName"] == "Invocations"
+    assert "unclassified" in ids["rate"]["Expression"] and "invocations" in ids["rate"]["Expression"]
+    for alarm in (reuse, rate):
+        assert alarm["AlarmActions"] == {"Fn::If": ["AlarmTopicGiven", [{"Ref": "AlarmTopicArn"}], {"Ref": "AWS::NoValue"}]}
+        assert alarm["TreatMissingData"] == "notBreaching"
+    assert TEMPLATE["Parameters"]["AlarmTopicArn"]["Default"] == ""
