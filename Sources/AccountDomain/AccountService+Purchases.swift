@@ -33,14 +33,22 @@ extension AccountService {
         let uuid = auth.token.serviceUserID
         if let owner = purchase.appAccountToken, owner != uuid { throw .purchaseBelongsToOtherAccount }
         var status = ClaimOutcome.Status.alreadyClaimed
-        if let file = auth.extra[0], String(decoding: file.body, as: UTF8.self) != uuid {
-            throw .purchaseBelongsToOtherAccount
+        var existing = auth.extra[0]
+        if let file = existing, String(decoding: file.body, as: UTF8.self) != uuid {
+            // Another account's claim: it stands, unless that account was deleted (a claim that
+            // raced its deletion, or one whose clean-up was cut short): then it is released here.
+            guard try releaseIfOwnerDeleted(file, key: key, deadline: deadline) else {
+                throw .purchaseBelongsToOtherAccount
+            }
+            existing = nil
         }
         var account = try listPurchase(purchase.originalTransactionID, in: auth.account, deadline: deadline)
-        if auth.extra[0] == nil {
+        if existing == nil {
             let put = S3Put(key: key, body: Array(uuid.utf8), contentType: "text/plain", condition: .ifNoneMatch)
             switch try backend.put(put, deadline: deadline) {
-            case .stored: status = .claimed
+            case .stored(let etag):
+                status = .claimed
+                try confirmNotDeleted(uuid, claim: key, etag: etag, deadline: deadline)
             case .preconditionFailed:
                 // Created meanwhile: by this claim's own lost answer, or by another account.
                 let owner = try backend.get(key, deadline: deadline).map { String(decoding: $0.body, as: UTF8.self) }
@@ -63,6 +71,44 @@ extension AccountService {
             doc.purchases.append(id)
             return true
         }
+    }
+
+    /// A claim file created after this account's deletion committed (the deletion read the
+    /// listing before the file existed) is taken back at once: the account is gone.
+    func confirmNotDeleted(_ uuid: String, claim key: String, etag: String, deadline: Deadline) throws(AccountError) {
+        let providers = try backend.get(AccountKeys.providers(uuid), deadline: deadline)
+        let doc = try providers.map { (o: S3Object) throws(AccountError) in
+            try decodeDocument(o.body, key: AccountKeys.providers(uuid), ProvidersDocument.init(json:))
+        }
+        guard doc?.isDeleted ?? true else { return }
+        var round = Round()
+        let slot = round.delete(key, .ifMatch(etag))
+        _ = try backend.run(round, deadline: deadline).value(slot)
+        throw .sessionInvalid(reason: "the account was deleted")
+    }
+
+    /// Whether `file` (a claim naming another account) belonged to a deleted account, in which
+    /// case it is removed by the version read and the purchase is free again.
+    func releaseIfOwnerDeleted(_ file: S3Object, key: String, deadline: Deadline) throws(AccountError) -> Bool {
+        let owner = String(decoding: file.body, as: UTF8.self)
+        guard AccountKeys.isCanonicalUUID(owner) else { throw .corruptDocument(key: key, reason: "not a UUID") }
+        var reads = Round()
+        let providersSlot = reads.get(AccountKeys.providers(owner)), recordSlot = reads.get(AccountKeys.deletion(owner))
+        let answers = backend.run(reads, deadline: deadline)
+        let record = try answers.value(recordSlot)
+        let deleted: Bool
+        if let providers = try answers.value(providersSlot) {
+            let doc = try decodeDocument(
+                providers.body, key: AccountKeys.providers(owner), ProvidersDocument.init(json:))
+            deleted = doc.isDeleted
+        } else {
+            deleted = record != nil  // purged: only its deletion record is left
+        }
+        guard deleted else { return false }
+        var round = Round()
+        let slot = round.delete(key, identityDelete(IdentityMapping(uuid: owner, linkID: nil, object: file)))
+        _ = try backend.run(round, deadline: deadline).value(slot)
+        return true
     }
 
     func unlistPurchase(_ id: String, in account: Account, deadline: Deadline) throws(AccountError) -> Account {

@@ -100,6 +100,41 @@ import Testing
         #expect(f.s3.current(AccountKeys.purchaseClaim("2000000100000001")) == nil)
     }
 
+    /// Found by simulation seed 10306: the claim listed the purchase, the deletion committed and
+    /// found no claim file yet, then the claim created it. The claim now takes it back.
+    @Test func aClaimRacingTheDeletionLeavesNoClaimFile() throws {
+        let f = AccountFixture()
+        let a = try f.signUp()
+        let token = a.session.refreshToken.value
+        f.backend.intercept = { call, _ in
+            if case .s3Put(let put) = call, put.key == AccountKeys.purchaseClaim("2000000100000001") {
+                _ = try? f.service.deleteAccount(token: token, purgeUntil: .none, deadline: .none)
+            }
+            return .proceed
+        }
+        #expect(
+            accountError {
+                _ = try f.service.claimPurchase(
+                    token: token, purchase: purchase(signed: f.nowMs), product: product, deadline: .none)
+            } == "sessionInvalid")
+        #expect(f.s3.current(AccountKeys.purchaseClaim("2000000100000001")) == nil)
+    }
+
+    @Test func aClaimLeftByADeletedAccountIsReleasedByTheNextClaim() throws {
+        let f = AccountFixture()
+        let a = try f.signUp()
+        let b = try f.signUp(AccountFixture.google())
+        _ = try f.service.deleteAccount(token: a.session.refreshToken.value, purgeUntil: .none, deadline: .none)
+        // As a claim cut short after its file and before its clean-up would leave it.
+        f.s3.store(
+            AccountKeys.purchaseClaim("2000000100000001"), Array(a.account.serviceUserID.utf8),
+            contentType: "text/plain")
+        let out = try f.service.claimPurchase(
+            token: b.session.refreshToken.value, purchase: purchase(signed: f.nowMs), product: product, deadline: .none)
+        #expect(out.status == .claimed)
+        #expect(f.s3.text(AccountKeys.purchaseClaim("2000000100000001")) == b.account.serviceUserID)
+    }
+
     @Test func theProductTableIsParsedStrictly() throws {
         let catalog = try ProductCatalog.parse("com.example.a=premium:100, com.example.b=family:200")
         #expect(catalog.product("com.example.b") == ProductCatalog.Product(tier: "family", storageLimit: 200))
