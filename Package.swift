@@ -68,6 +68,19 @@ let package = Package(
             dependencies: ["AppStoreSignedData", "CryptoPrimitives", "StrictJSON", "PlatformSupport"]
         ),
 
+        // The libFuzzer targets (Tests/fuzz, scripts/fuzz): one executable, the target named by its
+        // first argument. A plain build links it as a replayer of inputs; scripts/fuzz builds it
+        // with FUZZING, ASan and coverage in .build/fuzz (docs/decisions.md, "Fuzzing").
+        .executableTarget(
+            name: "fuzz",
+            dependencies: [
+                "CFuzzerDriver", "AuthService", "AccountDomain", "AppStoreSignedData", "AWSClients",
+                "TokenVerification",
+                "CryptoPrimitives", "CurlHTTP", "StrictJSON", "PlatformSupport",
+            ]),
+        // libFuzzer's LLVMFuzzerRunDriver, declared (fuzz builds link libFuzzer's no-main runtime).
+        .target(name: "CFuzzerDriver"),
+
         // Shared by the test targets (Foundation's Process: never linked into a function): the
         // loopback stand-ins' process and the independent Python `cryptography` checks.
         .target(name: "TestSupport", dependencies: ["StrictJSON"], path: "Tests/TestSupport"),

@@ -28,7 +28,7 @@ public struct AWSError: Error, Sendable, CustomStringConvertible {
     public var kind: Kind
     /// The S3/STS error code (`NoSuchBucket`, `SlowDown`, ...), when the answer had one.
     public var code: String?
-    var message: String
+    package var message: String
     var requestID: String?
     /// HTTP status, when there was an answer.
     var status: Int?
@@ -74,7 +74,7 @@ enum AttemptVerdict {
     case failure(AWSError)
 }
 
-enum ErrorClassifier {
+package enum ErrorClassifier {
     static let throttlingCodes: Set<String> = [
         "SlowDown", "Throttling", "ThrottlingException", "ThrottledException", "RequestThrottledException",
         "TooManyRequestsException", "ProvisionedThroughputExceededException", "TransactionInProgressException",
@@ -112,7 +112,7 @@ enum ErrorClassifier {
     }
 
     /// The typed error for an answer that is not a success.
-    static func describe(_ response: HTTPResponse) -> AWSError {
+    package static func describe(_ response: HTTPResponse) -> AWSError {
         let details = parseErrorBody(response.body)
         let code = details.code
         let requestID = details.requestID ?? response.header("x-amz-request-id") ?? response.header("x-amzn-RequestId")
@@ -147,7 +147,7 @@ enum ErrorClassifier {
     /// `<ErrorResponse><Error><Code/><Message/></Error><RequestId/></ErrorResponse>` (STS).
     /// Only these three elements are read: S3's signature errors also echo the canonical
     /// request, which contains the session token.
-    static func parseErrorBody(_ body: [UInt8]) -> (code: String?, message: String?, requestID: String?) {
+    package static func parseErrorBody(_ body: [UInt8]) -> (code: String?, message: String?, requestID: String?) {
         if body.first == UInt8(ascii: "{") { return parseJSONErrorBody(body) }
         guard !body.isEmpty, let root = XMLReader.parse(body) else { return (nil, nil, nil) }
         // STS nests it once more in some implementations: <ErrorResponse><Errors><Error>.

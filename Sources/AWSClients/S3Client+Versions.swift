@@ -29,36 +29,7 @@ extension S3Client {
             request = .success(
                 OperationRequest(method: "GET", path: pathPrefix.isEmpty ? "/" : pathPrefix + "/", query: query))
         }
-        return PreparedCall(transport: transport, request: request) { response throws(AWSError) -> S3VersionListing in
-            guard response.status == 200, let root = XMLReader.parse(response.body), root.name == "ListVersionsResult"
-            else {
-                throw AWSError(
-                    kind: .other, message: "ListObjectVersions answer is not a ListVersionsResult",
-                    status: response.status)
-            }
-            // Keys the app wrote may hold characters XML cannot carry: asked url-encoded, decoded
-            // when S3 says it encoded them.
-            let urlEncoded = root["EncodingType"] == "url"
-            func decoded(_ raw: String?) throws(AWSError) -> String {
-                guard let raw, let key = urlEncoded ? SigV4.decode(raw) : raw, !key.isEmpty else {
-                    throw AWSError(kind: .other, message: "ListObjectVersions answer has a malformed key")
-                }
-                return key
-            }
-            var versions: [S3ObjectVersion] = []
-            for item in root.children where item.name == "Version" || item.name == "DeleteMarker" {
-                versions.append(
-                    S3ObjectVersion(
-                        key: try decoded(item["Key"]), versionID: item["VersionId"] ?? "null",
-                        isDeleteMarker: item.name == "DeleteMarker"))
-            }
-            guard root["IsTruncated"] == "true" else { return S3VersionListing(versions: versions, next: nil) }
-            guard let key = root["NextKeyMarker"], !key.isEmpty else {
-                throw AWSError(kind: .other, message: "ListObjectVersions answer is truncated without a key marker")
-            }
-            return S3VersionListing(
-                versions: versions, next: .init(key: try decoded(key), versionID: root["NextVersionIdMarker"] ?? ""))
-        }
+        return PreparedCall(transport: transport, request: request, interpret: S3Client.versionListing)
     }
 
     /// DeleteObjects of up to `maxBatchDelete` versions, each by version id (gone for good, no
@@ -88,14 +59,8 @@ extension S3Client {
                     query: [("delete", "")], headers: headers, body: body))
         }
         let count = versions.count
-        return PreparedCall(transport: transport, request: request) {
-            response throws(AWSError) -> S3BatchDeleteOutcome in
-            guard response.status == 200, let root = XMLReader.parse(response.body), root.name == "DeleteResult" else {
-                throw AWSError(
-                    kind: .other, message: "DeleteObjects answer is not a DeleteResult", status: response.status)
-            }
-            let failed = root.children("Error").map { (key: $0["Key"] ?? "", code: $0["Code"] ?? "Unknown") }
-            return S3BatchDeleteOutcome(deleted: count - failed.count, failed: failed)
+        return PreparedCall(transport: transport, request: request) { response throws(AWSError) in
+            try S3Client.batchDeleteOutcome(from: response, count: count)
         }
     }
 }

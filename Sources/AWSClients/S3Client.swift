@@ -209,27 +209,7 @@ public final class S3Client {
         } else {
             request = .success(OperationRequest(method: "GET", path: listPath, query: query))
         }
-        return PreparedCall(transport: transport, request: request) { response throws(AWSError) -> S3Listing in
-            guard response.status == 200, let root = XMLReader.parse(response.body), root.name == "ListBucketResult"
-            else {
-                throw AWSError(
-                    kind: .other, message: "ListObjectsV2 answer is not a ListBucketResult",
-                    requestID: response.header("x-amz-request-id"), status: response.status)
-            }
-            let urlEncoded = root["EncodingType"] == "url"
-            var keys: [String] = []
-            for item in root.children("Contents") {
-                guard let raw = item["Key"], let key = urlEncoded ? SigV4.decode(raw) : raw else {
-                    throw AWSError(kind: .other, message: "ListObjectsV2 answer has a malformed key")
-                }
-                keys.append(key)
-            }
-            guard root["IsTruncated"] == "true" else { return S3Listing(keys: keys, isTruncated: false) }
-            guard let next = root["NextContinuationToken"], !next.isEmpty else {
-                throw AWSError(kind: .other, message: "ListObjectsV2 answer is truncated without a continuation token")
-            }
-            return S3Listing(keys: keys, isTruncated: true, continuationToken: next)
-        }
+        return PreparedCall(transport: transport, request: request, interpret: S3Client.listing)
     }
 
     // MARK: Plumbing

@@ -3,7 +3,7 @@ public struct S3Listing: Sendable, Equatable {
     public var keys: [String]
     /// More keys follow this page.
     package var isTruncated: Bool
-    var continuationToken: String?
+    package var continuationToken: String?
 
     package init(keys: [String], isTruncated: Bool, continuationToken: String? = nil) {
         self.keys = keys

@@ -146,20 +146,22 @@ public final class STSClient {
                     method: "POST", path: path,
                     headers: [("Content-Type", "application/x-www-form-urlencoded; charset=utf-8")], body: body))
         }
-        return PreparedCall(transport: transport, request: request) {
-            response throws(AWSError) -> TemporaryCredentials in
-            guard let root = XMLReader.parse(response.body), root.name == "AssumeRoleResponse",
-                let creds = root.path("AssumeRoleResult", "Credentials"),
-                let id = creds["AccessKeyId"], let secret = creds["SecretAccessKey"], let token = creds["SessionToken"],
-                let expiration = creds["Expiration"], !id.isEmpty, !secret.isEmpty, !token.isEmpty
-            else {
-                throw AWSError(
-                    kind: .other, message: "AssumeRole answer has no credentials",
-                    requestID: response.header("x-amzn-RequestId"), status: response.status)
-            }
-            return TemporaryCredentials(
-                accessKeyID: id, secretAccessKey: secret, sessionToken: token, expiration: expiration)
+        return PreparedCall(transport: transport, request: request, interpret: STSClient.credentials)
+    }
+
+    /// The credentials of an AssumeRole answer.
+    package static func credentials(from response: HTTPResponse) throws(AWSError) -> TemporaryCredentials {
+        guard let root = XMLReader.parse(response.body), root.name == "AssumeRoleResponse",
+            let creds = root.path("AssumeRoleResult", "Credentials"),
+            let id = creds["AccessKeyId"], let secret = creds["SecretAccessKey"], let token = creds["SessionToken"],
+            let expiration = creds["Expiration"], !id.isEmpty, !secret.isEmpty, !token.isEmpty
+        else {
+            throw AWSError(
+                kind: .other, message: "AssumeRole answer has no credentials",
+                requestID: response.header("x-amzn-RequestId"), status: response.status)
         }
+        return TemporaryCredentials(
+            accessKeyID: id, secretAccessKey: secret, sessionToken: token, expiration: expiration)
     }
 }
 

@@ -5,7 +5,7 @@ import StrictJSON
 /// (docs/API.md, auth-link `delete`). Written before the deletion commits (create-only), so a
 /// deletion that stops anywhere is found and finished by the scheduled run. Holds no personal
 /// data: times and counts only (the UUID is the key).
-struct DeletionRecord: Sendable, Equatable {
+package struct DeletionRecord: Sendable, Equatable {
     var serviceUserID: String
     var requestedAtMs: Int64
     /// When providers.json took `deletedAt` (nil: asked, not yet committed).
@@ -28,7 +28,7 @@ struct DeletionRecord: Sendable, Equatable {
         self.requestedAtMs = requestedAtMs
     }
 
-    var json: JSONValue {
+    package var json: JSONValue {
         func ts(_ v: Int64?) -> JSONValue {
             v.map { .string(ISO8601.format(milliseconds: $0, fractional: true)) } ?? .null
         }
@@ -49,7 +49,7 @@ struct DeletionRecord: Sendable, Equatable {
             ]))
     }
 
-    init?(json: JSONValue) {
+    package init?(json: JSONValue) {
         func ts(_ v: JSONValue?) -> Int64? { v?.stringValue.flatMap(ISO8601.parse) }
         guard let o = json.objectValue, let uuid = o["serviceUserID"]?.stringValue, let requested = ts(o["requestedAt"])
         else { return nil }

@@ -35,7 +35,7 @@ public struct Profile: Sendable, Equatable {
             primaryProvider: provider, subscription: subscription, preferences: preferences)
     }
 
-    var json: JSONValue {
+    package var json: JSONValue {
         var o = JSONObject([
             ("version", .int(1)), ("serviceUserID", .string(serviceUserID)), ("displayName", .string(displayName)),
             ("email", email.map(JSONValue.string) ?? .null), ("createdAt", .string(createdAt)),
@@ -60,7 +60,7 @@ public struct Profile: Sendable, Equatable {
         self.preferences = preferences
     }
 
-    init?(json: JSONValue) {
+    package init?(json: JSONValue) {
         guard let o = json.objectValue, let id = o["serviceUserID"]?.stringValue,
             let created = o["createdAt"]?.stringValue,
             let primary = o["primaryProvider"]?.stringValue.flatMap(IdentityProvider.init(rawValue:))

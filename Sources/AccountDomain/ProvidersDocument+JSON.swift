@@ -3,7 +3,7 @@ import StrictJSON
 import TokenVerification
 
 extension ProvidersDocument {
-    var json: JSONValue {
+    package var json: JSONValue {
         func ts(_ ms: Int64) -> JSONValue { .string(ISO8601.format(milliseconds: ms, fractional: true)) }
         var o = JSONObject([
             ("version", .int(1)), ("primaryProvider", .string(primaryProvider.rawValue)),
@@ -36,7 +36,7 @@ extension ProvidersDocument {
         return .object(o)
     }
 
-    init?(json: JSONValue) {
+    package init?(json: JSONValue) {
         func provider(_ v: JSONValue?) -> IdentityProvider? { v?.stringValue.flatMap(IdentityProvider.init(rawValue:)) }
         func ts(_ v: JSONValue?) -> Int64? { v?.stringValue.flatMap(ISO8601.parse) }
         guard let o = json.objectValue, let primary = provider(o["primaryProvider"]),

@@ -8,13 +8,13 @@ public struct RefreshToken: Sendable, Equatable {
     static let prefix = "rt1_"
     static let secretBytes = 32
 
-    let serviceUserID: String
-    let sessionID: String
+    package let serviceUserID: String
+    package let sessionID: String
     /// The token as handed to the client. Never logged.
     public let value: String
 
     /// A token for an existing or new session around `secret` (`secretBytes` random bytes).
-    static func issue(serviceUserID: String, sessionID: String, secret: [UInt8]) -> RefreshToken {
+    package static func issue(serviceUserID: String, sessionID: String, secret: [UInt8]) -> RefreshToken {
         precondition(secret.count == secretBytes && AccountKeys.isHexID(sessionID))
         let raw = Hex.decode(serviceUserID.replacingDashes())! + Hex.decode(sessionID)! + secret
         return RefreshToken(serviceUserID: serviceUserID, sessionID: sessionID, value: prefix + Base64.urlEncode(raw))
@@ -26,7 +26,7 @@ public struct RefreshToken: Sendable, Equatable {
     }
 
     /// Parses a token's structure (not its validity: that needs the stored hash).
-    static func parse(_ text: String) -> RefreshToken? {
+    package static func parse(_ text: String) -> RefreshToken? {
         guard text.utf8.count == prefix.utf8.count + 86, text.hasPrefix(prefix),
             let raw = Base64.urlDecode(text.dropFirst(prefix.count)), raw.count == 64
         else { return nil }

@@ -5,7 +5,7 @@ import TokenVerification
 extension SessionRecord {
     /// The stored form. Version 2 added `identity`, `device` and `replaced`; version 1 records
     /// (provider only) are still read: their identity has no `sub` (see `ProvidersDocument.lists`).
-    var json: JSONValue {
+    package var json: JSONValue {
         func ts(_ v: Int64?) -> JSONValue {
             v.map { .string(ISO8601.format(milliseconds: $0, fractional: true)) } ?? .null
         }
@@ -32,7 +32,7 @@ extension SessionRecord {
             ]))
     }
 
-    init?(json: JSONValue) {
+    package init?(json: JSONValue) {
         func ts(_ v: JSONValue?) -> Int64? { v?.stringValue.flatMap(ISO8601.parse) }
         func hashes(_ v: JSONValue?) -> [String] { v?.arrayValue?.compactMap(\.stringValue) ?? [] }
         guard let o = json.objectValue, let sid = o["sessionID"]?.stringValue,
@@ -43,13 +43,16 @@ extension SessionRecord {
         else { return nil }
         let identity =
             SessionIdentity(json: o["identity"]) ?? SessionIdentity(provider: provider, subject: nil, linkID: nil)
+        // `rotatedAt` belongs to a previous token: without its hash there is none (the writer
+        // drops it, so keeping it would not survive the next write; found by fuzzing).
         let previous = o["previous"]?.objectValue
+        let previousHash = previous?["hash"]?.stringValue
         self.init(
             sessionID: sid, serviceUserID: uid, identity: identity, device: o["device"]?.stringValue,
             signInAtMs: signIn,
             expiresAtMs: expires, generation: o["generation"]?.int64Value ?? 1, currentHash: currentHash,
             currentIssuedAtMs: issued,
-            previousHash: previous?["hash"]?.stringValue, previousRotatedAtMs: ts(previous?["rotatedAt"]),
+            previousHash: previousHash, previousRotatedAtMs: previousHash == nil ? nil : ts(previous?["rotatedAt"]),
             superseded: hashes(o["superseded"]), replaced: hashes(o["replaced"]),
             revokedAtMs: ts(o["revokedAt"]), revokedReason: o["revokedReason"]?.stringValue)
     }

@@ -12,7 +12,7 @@ import TokenVerification
 /// `superseded`, current tokens replaced by a grace rotation since then; `replaced`, every other
 /// token it issued and replaced (the most recent `maxReplaced`). Only a token in one of these was
 /// issued by this session: anything else is refused without changing anything.
-struct SessionRecord: Sendable, Equatable {
+package struct SessionRecord: Sendable, Equatable {
     /// Superseded tokens remembered before the next normal rotation moves them to `replaced`.
     static let maxSuperseded = 16
     /// Replaced tokens remembered for reuse detection. An older one is treated like a token the

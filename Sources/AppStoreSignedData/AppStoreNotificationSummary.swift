@@ -8,7 +8,7 @@ public struct AppStoreNotificationSummary: Sendable, Equatable {
     public let succeededCount: Int64?
     public let failedCount: Int64?
 
-    init(_ p: PayloadReader) throws(AppStoreSignedDataError) {
+    package init(_ p: PayloadReader) throws(AppStoreSignedDataError) {
         requestIdentifier = try p.optionalString("requestIdentifier")
         environment = try p.environment()
         appAppleId = try p.optionalInt64("appAppleId")

@@ -22,7 +22,7 @@ public struct AppStoreRenewalInfo: Sendable, Equatable {
     public let currency: String?
     public let renewalPrice: Int64?
 
-    init(_ p: PayloadReader) throws(AppStoreSignedDataError) {
+    package init(_ p: PayloadReader) throws(AppStoreSignedDataError) {
         originalTransactionId = try p.string("originalTransactionId")
         autoRenewProductId = try p.optionalString("autoRenewProductId")
         productId = try p.optionalString("productId")

@@ -36,7 +36,7 @@ public struct AppStoreTransaction: Sendable, Equatable {
     /// Whether Apple has refunded or revoked it.
     public var isRevoked: Bool { revocationDate != nil }
 
-    init(_ p: PayloadReader) throws(AppStoreSignedDataError) {
+    package init(_ p: PayloadReader) throws(AppStoreSignedDataError) {
         originalTransactionId = try p.string("originalTransactionId")
         transactionId = try p.string("transactionId")
         webOrderLineItemId = try p.optionalString("webOrderLineItemId")

@@ -5,10 +5,15 @@ import StrictJSON
 /// an optional one may be absent or null, but when present must have its type. Members this
 /// reader is not asked about are ignored (Apple adds fields over time). Errors name the member,
 /// never its value.
-struct PayloadReader {
+package struct PayloadReader {
     let object: JSONObject
     /// What the object is, for messages ("transaction", "notification data").
     let context: String
+
+    package init(object: JSONObject, context: String) {
+        self.object = object
+        self.context = context
+    }
 
     private func value(_ name: String) -> JSONValue? {
         guard let value = object[name], !value.isNull else { return nil }

@@ -76,8 +76,16 @@ public enum ISO8601 {
         guard i == b.count, d <= daysInMonth(Int64(y), mo) else { return nil }  // no Feb 30, no Feb 29 of 2100
         let days = days(fromCivil: Int64(y), mo, d)
         let secs = days * 86_400 + Int64(h * 3600 + mi * 60 + s) - Int64(offset)
-        return secs * 1000 + Int64(millis)
+        let ms = secs * 1000 + Int64(millis)
+        // An offset can move a time at either end of 0000-9999 out of it; `format` writes four-digit
+        // years only, so such a time would be stored in a form this parser refuses (found by fuzzing).
+        guard (Self.earliestMilliseconds...Self.latestMilliseconds).contains(ms) else { return nil }
+        return ms
     }
+
+    /// 0000-01-01T00:00:00.000Z and 9999-12-31T23:59:59.999Z: the times `format` writes with four-digit years.
+    static let earliestMilliseconds: Int64 = days(fromCivil: 0, 1, 1) * 86_400_000
+    static let latestMilliseconds: Int64 = days(fromCivil: 10_000, 1, 1) * 86_400_000 - 1
 
     // Howard Hinnant's algorithms, valid for the proleptic Gregorian calendar.
     static func civil(fromDays z0: Int64) -> (Int64, Int, Int) {

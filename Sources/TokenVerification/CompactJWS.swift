@@ -4,21 +4,21 @@ import StrictJSON
 /// A JWS in compact serialization (RFC 7515 §7.1), split and decoded strictly but not yet
 /// verified: three base64url parts without padding, each with exactly one accepted encoding,
 /// a JSON-object header with no duplicate member.
-struct CompactJWS {
+package struct CompactJWS {
     /// Tokens larger than this are refused before any parsing (docs/API.md, INVALID_REQUEST: 16 KiB).
     static let maxTokenBytes = 16 * 1024
     /// Header parameters that would make a verifier fetch or trust a key named by the token
     /// itself, or that demand extensions we do not implement: a token carrying any is refused.
     static let refusedHeaderParameters = ["jku", "jwk", "x5u", "x5c", "crit"]
 
-    let header: JSONObject
-    let keyID: String
+    package let header: JSONObject
+    package let keyID: String
     /// `BASE64URL(header) || '.' || BASE64URL(payload)`, the bytes the signature covers.
-    let signingInput: ArraySlice<UInt8>
-    let encodedPayload: ArraySlice<UInt8>
-    let signature: [UInt8]
+    package let signingInput: ArraySlice<UInt8>
+    package let encodedPayload: ArraySlice<UInt8>
+    package let signature: [UInt8]
 
-    init(_ token: String) throws(TokenError) {
+    package init(_ token: String) throws(TokenError) {
         let bytes = Array(token.utf8)
         guard bytes.count <= Self.maxTokenBytes else { throw .invalid("ID token is larger than 16 KiB") }
         var dots: [Int] = []
@@ -68,7 +68,7 @@ struct CompactJWS {
     }
 
     /// The payload as a JSON object; called only after the signature has verified.
-    func claims() throws(TokenError) -> JSONObject {
+    package func claims() throws(TokenError) -> JSONObject {
         guard let payload = Base64URL.decode(encodedPayload) else {
             throw .invalid("token payload is not canonical unpadded base64url")
         }

@@ -27,6 +27,16 @@ import Testing
         #expect(token().value != token().value, "256 random bits each")
     }
 
+    /// Found by fuzzing (Tests/fuzz/documents/regressions): a `previous` entry without a hash was
+    /// read with its `rotatedAt`, which the next write dropped; now it is no previous token at all.
+    @Test func aPreviousEntryWithoutAHashIsNone() throws {
+        var json = record(token()).json.objectValue!
+        json["previous"] = ["rotatedAt": "2026-01-03T00:00:00.000Z"]
+        let read = try #require(SessionRecord(json: .object(json)))
+        #expect(read.previousHash == nil && read.previousRotatedAtMs == nil)
+        #expect(SessionRecord(json: try JSONParser.parse(read.json.serialized())) == read)
+    }
+
     /// Defect 1: a token with a real session id but a secret the session never issued.
     @Test func aTokenTheSessionNeverIssuedIsUnknownWhateverTheState() {
         let t0 = token(), forged = token()

@@ -53,6 +53,16 @@ import Testing
         #expect(ISO8601.parse(text) == nil, "\(text)")
     }
 
+    /// Found by fuzzing (Tests/fuzz/iso8601/regressions): an offset that moves a time out of the
+    /// years 0000-9999, which `format` could not write back in a form `parse` reads.
+    @Test func refusesTimesOutsideTheFourDigitYears() {
+        #expect(ISO8601.parse("0000-01-01T01:09:50+05:30") == nil)
+        #expect(ISO8601.parse("9999-12-31T23:00:00-01:00") == nil)
+        #expect(ISO8601.parse("0000-01-01T05:30:00+05:30") == ISO8601.earliestMilliseconds)
+        #expect(ISO8601.parse("9999-12-31T23:59:59.999Z") == ISO8601.latestMilliseconds)
+        #expect(ISO8601.format(milliseconds: ISO8601.earliestMilliseconds) == "0000-01-01T00:00:00Z")
+    }
+
     @Test func leapDaysParse() {
         #expect(ISO8601.parse("2024-02-29T12:00:00Z") != nil)
         #expect(ISO8601.parse("2000-02-29T12:00:00Z") != nil)

@@ -1,0 +1,24 @@
+import AccountDomain
+import PlatformSupport
+import StrictJSON
+
+/// AccountDomain's stored documents: a document that parses re-serializes to JSON that parses to
+/// an equal document (an older function never loses what it read, and never writes what it could
+/// not read back).
+enum DocumentFuzz {
+    static func run(_ bytes: [UInt8]) {
+        guard let value = try? JSONParser.parse(bytes) else { return }
+        roundTrip(value, ProvidersDocument.init(json:), \.json, "documents: providers.json round trip")
+        roundTrip(value, Profile.init(json:), \.json, "documents: profile.json round trip")
+        roundTrip(value, SessionRecord.init(json:), \.json, "documents: session record round trip")
+        roundTrip(value, DeletionRecord.init(json:), \.json, "documents: deletion record round trip")
+    }
+
+    static func roundTrip<T: Equatable>(
+        _ value: JSONValue, _ read: (JSONValue) -> T?, _ write: (T) -> JSONValue, _ property: StaticString
+    ) {
+        guard let document = read(value) else { return }
+        let again = (try? JSONParser.parse(write(document).serialized())).flatMap(read)
+        require(again == document, property)
+    }
+}

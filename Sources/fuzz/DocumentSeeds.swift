@@ -1,0 +1,47 @@
+import AccountDomain
+import StrictJSON
+
+/// The documents' seeds as the code writes them: each read by its type and written back, so a
+/// seed is byte for byte what a function stores (an old shape read by the current version too).
+extension DocumentFuzz {
+    static let uuid = "0f8fad5b-d9cb-469f-a165-70867728950e"
+    static let linkID = "5f2b1a4c9e8d7f6a5b4c3d2e1f0a9b8c"
+
+    static let sources: [(name: String, text: String)] = [
+        (
+            "providers.json",
+            #"{"primaryProvider":"apple","providers":[{"type":"apple","id":"001234.abcdef","email":"x@privaterelay.appleid.com","displayName":"Ann","linkedAt":"2026-01-02T03:04:05Z","lastUsed":"2026-01-03T00:00:00Z","isPrimary":true,"linkID":"\#(linkID)","emailDeliverable":true},{"type":"google","id":"1098","email":null,"displayName":null,"linkedAt":"2026-01-04T00:00:00Z","lastUsed":"2026-01-04T00:00:00Z","isPrimary":false,"linkID":null}],"pending":[{"type":"firebase","id":"fb1","linkID":"\#(linkID)","since":"2026-01-05T00:00:00.123Z"}],"retired":[{"type":"google","id":"1097","linkID":null,"at":"2026-01-01T00:00:00Z"}],"purchaseClaims":["purchases/apple/2000000123"]}"#
+        ),
+        (
+            "providers-deleted.json",
+            #"{"primaryProvider":"google","providers":[],"deletedAt":"2026-02-01T00:00:00.000Z"}"#
+        ),
+        (
+            "profile.json",
+            #"{"serviceUserID":"\#(uuid)","displayName":"Ann","email":null,"createdAt":"2026-01-02T03:04:05Z","lastUpdated":"2026-01-02T03:04:05Z","primaryProvider":"apple","subscription":{"tier":"free","startDate":"2026-01-02T03:04:05Z","expiryDate":"2026-02-01T03:04:05Z","storageLimit":209715200,"storageUsed":0},"preferences":{"uploadQuality":"high","autoBackup":true,"wifiOnlyBackup":true}}"#
+        ),
+        (
+            "session.json",
+            #"{"sessionID":"\#(linkID)","serviceUserID":"\#(uuid)","provider":"apple","identity":{"provider":"apple","sub":"001234.abcdef","linkID":"\#(linkID)"},"device":"iPhone 15 · Photos 2.3","signInAt":"2026-01-02T03:04:05.006Z","expiresAt":"2026-04-02T03:04:05.006Z","generation":3,"current":{"hash":"aa","issuedAt":"2026-01-03T00:00:00.000Z"},"previous":{"hash":"bb","rotatedAt":"2026-01-03T00:00:00.000Z"},"superseded":["cc"],"replaced":["dd","ee"],"revokedAt":null,"revokedReason":null}"#
+        ),
+        (
+            "session-v1.json",
+            #"{"version":1,"sessionID":"\#(linkID)","serviceUserID":"\#(uuid)","provider":"google","signInAt":"2025-12-31T23:59:59Z","expiresAt":"2026-03-31T23:59:59Z","current":{"hash":"aa","issuedAt":"2025-12-31T23:59:59Z"},"revokedAt":"2026-01-01T00:00:00Z","revokedReason":"unlinked"}"#
+        ),
+        (
+            "deletion.json",
+            #"{"serviceUserID":"\#(uuid)","requestedAt":"2026-01-02T03:04:05.000Z","committedAt":"2026-01-02T03:04:06.000Z","mappingsRemoved":true,"purge":{"passes":1,"complete":true,"objectsDeleted":42},"secondPassDueAt":"2026-01-02T04:04:06.000Z","secondPassDoneAt":null}"#
+        ),
+    ]
+
+    static var seeds: [(name: String, bytes: [UInt8])] {
+        sources.map { source in
+            let value = try! JSONParser.parse(Array(source.text.utf8))
+            let written =
+                ProvidersDocument(json: value)?.json ?? Profile(json: value)?.json ?? SessionRecord(json: value)?.json
+                ?? DeletionRecord(json: value)?.json
+            precondition(written != nil, "a document seed that no document type reads")
+            return (source.name, written!.serialized())
+        }
+    }
+}
