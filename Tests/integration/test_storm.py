@@ -69,8 +69,8 @@ def settings() -> dict:
         seed = random.SystemRandom().randrange(1, 1_000_000)
     else:
         seed = 14
-    return {"seed": seed, "ops": int(os.environ.get("STORM_OPS", "160")),
-            "clients": int(os.environ.get("STORM_CLIENTS", "4")), "rate": float(os.environ.get("STORM_RATE", "0.08")),
+    return {"seed": seed, "ops": int(os.environ.get("STORM_OPS", "300")),
+            "clients": int(os.environ.get("STORM_CLIENTS", "4")), "rate": float(os.environ.get("STORM_RATE", "0.3")),
             "seconds": float(os.environ.get("STORM_SECONDS", "90"))}
 
 

@@ -31,7 +31,7 @@ import threading
 import time
 
 KINDS = ("internal_error", "slow_down", "conflict", "reset", "stall", "drop_answer")
-DEFAULT_WEIGHTS = {"internal_error": 3, "slow_down": 3, "conflict": 2, "reset": 2, "stall": 1, "drop_answer": 3}
+DEFAULT_WEIGHTS = {"internal_error": 3, "slow_down": 3, "conflict": 2, "reset": 2, "stall": 0.5, "drop_answer": 4}
 
 MAX_HEAD = 64 * 1024
 MAX_BODY = 16 * 1024 * 1024
