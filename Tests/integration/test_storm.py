@@ -632,8 +632,8 @@ class Storm:
         for o in storm_ops:
             by_kind[o.name][o.status if o.succeeded and o.status and o.name != "delete" else o.outcome] += 1
         faults = self.proxy.summary()
-        lines = [f"storm: seed {self.seed} (replay: STORM_SEED={self.seed} scripts/storm, or STORM_SEED={self.seed} "
-                 f".venv/bin/python -m pytest -q -p no:cacheprovider Tests/integration/test_storm.py)",
+        lines = [f"storm: seed {self.seed} (replay: scripts/storm {self.seed} {self.config['ops']}, or STORM_SEED={self.seed} "
+                 f"STORM_OPS={self.config['ops']} .venv/bin/python -m pytest -q -p no:cacheprovider Tests/integration/test_storm.py)",
                  f"  {len(storm_ops)} operations by {self.config['clients']} clients in {self.storm_seconds:.1f} s"
                  f"{' (stopped by the time bound)' if self.truncated else ''}, fault rate {self.config['rate']}:"]
         for name in OP_WEIGHTS:
@@ -685,4 +685,4 @@ def test_storm(storm_moto, idp, tmp_path, capsys):
     out.mkdir(exist_ok=True)
     (out / "storm-report.txt").write_text(report + "\n" + "\n".join(storm.violations) + "\n")
     assert not storm.violations, (f"the storm (seed {config['seed']}) broke {len(storm.violations)} invariant checks; "
-                                  f"replay with STORM_SEED={config['seed']}:\n" + "\n".join(storm.violations[:30]))
+                                  f"replay with scripts/storm {config['seed']} {config['ops']}:\n" + "\n".join(storm.violations[:30]))
