@@ -23,16 +23,20 @@ struct DeleteAction: Action {
     }
 
     func run(_ d: ServiceDependencies, deadline: Deadline) throws -> Answer {
-        let willRevoke = authorizationCode != nil && d.appleRevocation != nil
+        let willRevoke = authorizationCode != nil && d.revokesAppleTokens
         let reserve = Self.reserveMilliseconds + (willRevoke ? Self.appleReserveMilliseconds : 0)
         let outcome = try d.accounts.deleteAccount(
             token: refreshToken, purgeUntil: deadline.earlier(by: reserve), deadline: deadline)
         var revoked: Bool?
         var note: String?
-        if let subject = outcome.appleSubject, let revocation = d.appleRevocation {
+        if let subject = outcome.appleSubject, d.revokesAppleTokens {
             (revoked, note) = (false, "no authorization code")
             if let code = authorizationCode {
-                (revoked, note) = revocation.revoke(code: code, subject: subject, deadline: deadline)
+                if let revocation = d.appleRevocation(deadline: deadline) {
+                    (revoked, note) = revocation.revoke(code: code, subject: subject, deadline: deadline)
+                } else {
+                    note = "key unavailable"
+                }
             }
         }
         return .deleted(outcome, appleTokensRevoked: revoked, appleOutcome: note)

@@ -15,16 +15,22 @@ final class ServiceDependencies {
     let http: HTTPClient
     let verifier: TokenVerifier
     let accounts: AccountService
-    /// Sign in with Apple revocation; nil when not configured, or for a function that never
-    /// deletes accounts.
-    let appleRevocation: AppleTokenRevocation?
+    /// Sign in with Apple revocation; nil when not configured, for a function that never deletes
+    /// accounts, or while the key's SSM parameter is still to be read (`pendingAppleKey`).
+    private(set) var appleRevocation: AppleTokenRevocation?
+    /// The key's SSM parameter, when its read at init failed transiently (throttled, unavailable):
+    /// an outage of SSM at a cold start must not take the function down (every action would answer
+    /// a Runtime API error instead of an envelope), so the first deletion that needs the key reads
+    /// it again (`appleRevocation(deadline:)`).
+    private var pendingAppleKey: (settings: AppleRevocationSettings, name: String)?
     /// App Store signed-data verification (one per process: it caches verified chains); nil when
     /// purchases are off.
     let storeVerifier: AppStoreSignedDataVerifier?
 
     /// - Parameter revokesAppleTokens: whether this function deletes accounts (auth-link): only
     ///   then is the Sign in with Apple key loaded, from the environment or, read once now, from
-    ///   SSM. A key that cannot be read or is not a P-256 key is a configuration error.
+    ///   SSM. A key that is missing, not allowed or not a P-256 key is a configuration error; a
+    ///   read that failed transiently is tried again by the first deletion that needs it.
     init(
         configuration: ServiceConfiguration, http: HTTPClient, revokesAppleTokens: Bool = false
     ) throws(ConfigurationError) {
@@ -56,6 +62,11 @@ final class ServiceDependencies {
                 pem = try SSMClient(http: http, config: configuration.aws)
                     .parameter(named: name, deadline: .after(milliseconds: ServiceDependencies.keyReadMilliseconds))
             } catch {
+                if error.isRetryable {
+                    appleRevocation = nil
+                    pendingAppleKey = (settings, name)
+                    return
+                }
                 throw ConfigurationError(
                     variable: settings.keySource.variable,
                     message: "names a parameter that could not be read (\(error.kind))")
@@ -67,4 +78,24 @@ final class ServiceDependencies {
 
     /// The SSM read at start-up: Lambda's init phase has 10 s in all.
     static let keyReadMilliseconds: Int64 = 4_000
+
+    /// Whether deletions revoke Apple tokens (the key loaded, or its read still pending).
+    var revokesAppleTokens: Bool { appleRevocation != nil || pendingAppleKey != nil }
+
+    /// Revocation, reading the key from SSM first when the read at init failed transiently (within
+    /// `keyReadMilliseconds` and `deadline`, keeping 2 s of it for Apple); nil when the key is still
+    /// unavailable, and revocation then answers false, as for any failure at Apple.
+    func appleRevocation(deadline: Deadline) -> AppleTokenRevocation? {
+        if let appleRevocation { return appleRevocation }
+        guard let (settings, name) = pendingAppleKey else { return nil }
+        let budget = min(ServiceDependencies.keyReadMilliseconds, deadline.remainingMilliseconds - 2_000)
+        guard budget > 0,
+            let pem = try? SSMClient(http: http, config: configuration.aws)
+                .parameter(named: name, deadline: .after(milliseconds: budget)),
+            let client = try? AppleTokenClient(settings: settings, privateKeyPEM: pem, http: http)
+        else { return nil }
+        pendingAppleKey = nil
+        appleRevocation = AppleTokenRevocation(client: client, verifier: verifier)
+        return appleRevocation
+    }
 }

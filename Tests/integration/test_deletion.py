@@ -12,7 +12,7 @@ import uuid as uuidlib
 import pytest
 
 from service_support import apple_sub, google_sub, ok, refused, url_event, via_url
-from signin_tools.standins import AppleAuthServer
+from signin_tools.standins import AppleAuthServer, FaultProxy
 
 
 
@@ -305,3 +305,25 @@ def test_the_apple_key_comes_from_an_ssm_secure_string_read_at_start(svc, apple)
     error = json.loads(body)
     assert status == 502 and error["errorType"] == "Runtime.InvalidConfiguration", f"HTTP {status} {error}"
     assert "APPLE_PRIVATE_KEY_PARAMETER" in error["errorMessage"]
+
+
+def test_ssm_failing_at_a_cold_start_does_not_take_auth_link_down(svc, apple):
+    """SSM throttled while auth-link starts (the storm found it, seed 888: a claim answered HTTP 502
+    Runtime.InvalidConfiguration): the function still starts and answers envelopes, and the first
+    deletion that needs the key reads it then."""
+    name = f"/signin/apple-key-{uuidlib.uuid4().hex[:8]}"
+    svc.moto.put_secure_parameter(name, apple.private_key_pem())
+    env = {k: v for k, v in apple.function_env().items() if k != "APPLE_PRIVATE_KEY"}
+    sub, data = signup(svc)
+    with FaultProxy(svc.moto.port, seed=1, rate=1.0, weights={"slow_down": 1}) as proxy:
+        link = svc.start("auth-link", **env, APPLE_PRIVATE_KEY_PARAMETER=name, AWS_ENDPOINT_URL=proxy.endpoint)
+        status, body = link.invoke_raw(json.dumps({"refreshToken": data["refreshToken"], "action": "unlink",
+                                                   "provider": "google"}).encode())
+        answer = json.loads(body)
+        assert status == 200 and "errorType" not in answer, f"HTTP {status} {answer.get('errorType')}"
+        refused(answer, "UPSTREAM_UNAVAILABLE", "unlink while S3 is throttled too")
+        assert proxy.summary()["by_service"].get("ssm", 0) >= 1, "the key was not read through the proxy"
+        proxy.set_rate(0.0)
+        answer = ok(link.invoke({"refreshToken": data["refreshToken"], "action": "delete",
+                                 "authorizationCode": apple.issue_code(sub)}))
+        assert answer["appleTokensRevoked"] is True, f"appleTokensRevoked {answer['appleTokensRevoked']}"

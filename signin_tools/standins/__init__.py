@@ -4,7 +4,8 @@
   running one of the built executables;
 - ``MotoServer``: moto's S3 and STS with signature checking switched on;
 - ``IdentityProvider``: a test Apple/Google issuer: RSA keys, a JWKS endpoint, token minting;
-- ``AppleAuthServer``: Sign in with Apple's ``/auth/token`` and ``/auth/revoke`` (account deletion).
+- ``AppleAuthServer``: Sign in with Apple's ``/auth/token`` and ``/auth/revoke`` (account deletion);
+- ``FaultProxy``: a seeded proxy in front of moto that fails requests as AWS does (the storm test).
 
 Every server binds 127.0.0.1 on a free port, every wait is bounded, every process is stopped by pid.
 """
@@ -13,6 +14,7 @@ from .rie import Emulator, rie_path
 from .motoserver import MotoServer
 from .idp import IdentityProvider
 from .apple_auth import AppleAuthServer
+from .fault_proxy import FaultProxy
 from .local import LocalDeployment, persistent_idp
 
-__all__ = ["free_port", "wait_for_port", "Emulator", "rie_path", "MotoServer", "IdentityProvider", "AppleAuthServer", "LocalDeployment", "persistent_idp"]
+__all__ = ["free_port", "wait_for_port", "Emulator", "rie_path", "MotoServer", "IdentityProvider", "AppleAuthServer", "FaultProxy", "LocalDeployment", "persistent_idp"]
