@@ -41,8 +41,11 @@ public final class EasyHandle {
     /// Sets every option for `request`. Options from the previous transfer are cleared first.
     func prepare(_ request: HTTPRequest) throws(HTTPError) {
         ccurl_easy_reset(raw)
-        responseBody.removeAll(keepingCapacity: true)
-        responseHeaders.removeAll(keepingCapacity: true)
+        // Fresh buffers, not `removeAll(keepingCapacity:)`: the last response's body is still
+        // shared with the caller, so keeping capacity would allocate a copy as large as the
+        // largest answer ever received (a 300 KB event) for every transfer after it.
+        responseBody = []
+        responseHeaders = []
         overflowed = false
         transferLimit = request.maxResponseBytes ?? maxResponseBytes
         if let headerList {
