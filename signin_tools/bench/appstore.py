@@ -10,6 +10,7 @@ import sys
 
 from ..repo import ROOT
 from ..standins.appstore_pki import AppStorePKI
+from .stats import run_driver
 
 OUT = ROOT / "bench-out" / "appstore"
 
@@ -47,15 +48,7 @@ def report(raw: str) -> None:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 2:
-        sys.exit(__doc__)
-    status, raw = measure(*argv)
-    OUT.mkdir(parents=True, exist_ok=True)
-    (OUT / "raw.txt").write_text(raw)
-    if status != 0:
-        return status
-    report(raw)
-    return 0
+    return run_driver(argv, 2, __doc__, measure, report, OUT)
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
 """Small helpers the bench drivers share."""
+import sys
 import time
 
 
@@ -14,3 +15,17 @@ def timed(fn, n):
         fn()
         out.append((time.perf_counter() - t) * 1000)
     return out
+
+
+def run_driver(argv, argc: int, usage: str, measure, report, out) -> int:
+    """The drivers that wrap a release bench binary: run it (`measure`), keep its raw figures in
+    `out/raw.txt`, and print them beside their floor (`report`)."""
+    if len(argv) != argc:
+        sys.exit(usage)
+    status, raw = measure(*argv)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "raw.txt").write_text(raw)
+    if status != 0:
+        return status
+    report(raw)
+    return 0

@@ -10,6 +10,7 @@ import sys
 from ..repo import ROOT
 from ..standins import IdentityProvider
 from ..standins.idp import APPLE_AUDIENCE
+from .stats import run_driver
 
 OUT = ROOT / "bench-out" / "tokens"
 
@@ -51,15 +52,7 @@ def report(raw: str) -> None:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 3:
-        sys.exit(__doc__)
-    status, raw = measure(*argv)
-    OUT.mkdir(parents=True, exist_ok=True)
-    (OUT / "raw.txt").write_text(raw)
-    if status != 0:
-        return status
-    report(raw)
-    return 0
+    return run_driver(argv, 3, __doc__, measure, report, OUT)
 
 
 if __name__ == "__main__":
