@@ -23,9 +23,9 @@ public final class SSMClient {
     /// The parameter's value, decrypted (a SecureString). Names follow SSM's rules: 1–2048
     /// characters of `A-Za-z0-9_.-/` (a leading `/` for hierarchies).
     public func parameter(named name: String, deadline: Deadline) throws(AWSError) -> String {
-        guard (1...2048).contains(name.utf8.count),
-            name.utf8.allSatisfy({ ASCII.isAlphanumeric($0) || Array("_.-/".utf8).contains($0) })
-        else { throw .invalid("parameter name must be 1-2048 characters of [A-Za-z0-9_./-]") }
+        guard SSMParameterName.isValid(name) else {
+            throw .invalid("parameter name must be 1-2048 characters of [A-Za-z0-9_./-]")
+        }
         let body: JSONValue = .object(JSONObject([("Name", .string(name)), ("WithDecryption", .bool(true))]))
         let request = OperationRequest(
             method: "POST", path: path,

@@ -2,27 +2,11 @@ import PlatformSupport
 
 /// The encodings SigV4 and the AWS REST protocols share.
 public enum SigV4 {
-    /// Percent-encoding's digits are uppercase (RFC 3986 §2.1); `Hex.encode` writes lowercase.
-    private static let hexDigits = Array("0123456789ABCDEF".utf8)
-
-    /// RFC 3986 percent-encoding of the UTF-8 bytes: `A-Z a-z 0-9 - _ . ~` stay, everything else
-    /// becomes `%XX` (uppercase); `/` stays when `encodeSlash` is false (paths).
+    /// RFC 3986 percent-encoding of the UTF-8 bytes (`PercentEncoding`); `/` stays when
+    /// `encodeSlash` is false (paths).
     public static func encode(_ text: String, encodeSlash: Bool = true) -> String {
         var out = [UInt8]()
-        out.reserveCapacity(text.utf8.count)
-        for b in text.utf8 {
-            switch b {
-            case _ where ASCII.isAlphanumeric(b), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."),
-                UInt8(ascii: "~"):
-                out.append(b)
-            case UInt8(ascii: "/") where !encodeSlash:
-                out.append(b)
-            default:
-                out.append(UInt8(ascii: "%"))
-                out.append(hexDigits[Int(b >> 4)])
-                out.append(hexDigits[Int(b & 0x0f)])
-            }
-        }
+        PercentEncoding.append(text, keepingSlash: !encodeSlash, to: &out)
         return String(decoding: out, as: UTF8.self)
     }
 

@@ -11,7 +11,7 @@ public struct AppleRevocationSettings: Sendable, Equatable, CustomStringConverti
     /// Apple's Team IDs and Key IDs: ten characters, uppercase letters and digits.
     static let identifierLength = 10
     static let maxClientIDBytes = 255
-    static let maxParameterNameBytes = 2048
+    static let maxParameterNameBytes = SSMParameterName.maxBytes
 
     /// `iss` of `client_secret`.
     public let teamID: String
@@ -115,10 +115,7 @@ public struct AppleRevocationSettings: Sendable, Equatable, CustomStringConverti
     }
 
     /// SSMClient's rule for parameter names (checked here so a typo stops the init, not a deletion).
-    static func isParameterName(_ text: String) -> Bool {
-        (1...maxParameterNameBytes).contains(text.utf8.count)
-            && text.utf8.allSatisfy { ASCII.isAlphanumeric($0) || Array("_.-/".utf8).contains($0) }
-    }
+    static func isParameterName(_ text: String) -> Bool { SSMParameterName.isValid(text) }
 
     static func isClientID(_ text: String) -> Bool {
         (1...maxClientIDBytes).contains(text.utf8.count) && text.utf8.allSatisfy(ASCII.isVisible)

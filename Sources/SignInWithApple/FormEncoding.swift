@@ -4,8 +4,6 @@ import PlatformSupport
 /// bytes (`A-Z a-z 0-9 - _ . ~`) as they are, every other byte `%XX` (uppercase hex), so no value
 /// can end a field (`&`, `=`) or turn into a space (`+`).
 enum FormEncoding {
-    private static let hexDigits = Array("0123456789ABCDEF".utf8)
-
     static func body(_ fields: [(name: String, value: String)]) -> [UInt8] {
         var out = [UInt8]()
         for (n, field) in fields.enumerated() {
@@ -17,15 +15,5 @@ enum FormEncoding {
         return out
     }
 
-    static func encode(_ text: String, into out: inout [UInt8]) {
-        for b in text.utf8 {
-            switch b {
-            case _ where ASCII.isAlphanumeric(b), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."),
-                UInt8(ascii: "~"):
-                out.append(b)
-            default:
-                out += [UInt8(ascii: "%"), hexDigits[Int(b >> 4)], hexDigits[Int(b & 0x0f)]]
-            }
-        }
-    }
+    static func encode(_ text: String, into out: inout [UInt8]) { PercentEncoding.append(text, to: &out) }
 }
