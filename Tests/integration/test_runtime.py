@@ -245,3 +245,27 @@ def test_missing_runtime_api_setting_exits_non_zero():
     done = subprocess.run([executable("lambda-probe")], env={"PATH": "/usr/bin:/bin"}, capture_output=True, timeout=20)
     assert done.returncode != 0
     assert b"AWS_LAMBDA_RUNTIME_API is not set" in done.stderr
+
+
+def test_emulator_picks_other_ports_when_its_port_is_taken(monkeypatch, tmp_path):
+    """CI once lost a run to a port taken between free_port() and the emulator's bind (the
+    emulator exits 2); start() picks fresh ports and tries again."""
+    import socket
+
+    from signin_tools.standins import ports, rie
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        taken_port = taken.getsockname()[1]
+        offered = iter([taken_port, ports.free_port()])
+        real_free_port = ports.free_port
+        monkeypatch.setattr(rie, "free_port", lambda: next(offered, None) or real_free_port())
+        emu = rie.Emulator(executable("lambda-probe"), log_path=str(tmp_path / "rie.log"))
+        try:
+            emu.start()
+            assert emu.port != taken_port
+            assert emu.invoke({"mode": "echo", "text": "ok"})["text"] == "ok"
+        finally:
+            emu.stop()
+        assert "address already in use" in emu.logs()

@@ -5,7 +5,7 @@ import sys
 import urllib.request
 from pathlib import Path
 
-from .ports import free_port, wait_for_port
+from .ports import ExitedBeforeListening, free_port, start_on_free_ports, wait_for_port
 from .process import stop_process_group
 
 REGION = "us-east-1"
@@ -50,6 +50,11 @@ class MotoServer:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self, timeout: float = 20.0) -> "MotoServer":
+        start_on_free_ports(lambda: self._launch(timeout))
+        self._setup()
+        return self
+
+    def _launch(self, timeout: float) -> None:
         self.port = free_port()
         env = dict(os.environ, INITIAL_NO_AUTH_ACTION_COUNT="1000", AWS_DEFAULT_REGION=REGION,
                    MOTO_ALLOW_NONEXISTENT_REGION="false")
@@ -58,9 +63,11 @@ class MotoServer:
         log = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL
         self.proc = subprocess.Popen([sys.executable, str(launcher), "-H", "127.0.0.1", "-p", str(self.port)], env=env,
                                      stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-        wait_for_port(self.port, timeout, self.proc)
-        self._setup()
-        return self
+        try:
+            wait_for_port(self.port, timeout, self.proc)
+        except ExitedBeforeListening:
+            stop_process_group(self.proc)
+            raise
 
     def _client(self, service: str, **creds):
         import boto3

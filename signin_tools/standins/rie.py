@@ -5,7 +5,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from .ports import free_port, wait_for_port
+from .ports import ExitedBeforeListening, free_port, start_on_free_ports, wait_for_port
 from .process import stop_process_group
 
 
@@ -39,15 +39,24 @@ class Emulator:
         self._log = None
 
     def start(self, timeout: float = 10.0) -> "Emulator":
-        self.port, self.api_port = free_port(), free_port()
         self._log = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL
+        start_on_free_ports(lambda: self._launch(timeout))
+        return self
+
+    def _launch(self, timeout: float) -> None:
+        self.port, self.api_port = free_port(), free_port()
         self.proc = subprocess.Popen(
             [rie_path(), "--runtime-interface-emulator-address", f"127.0.0.1:{self.port}",
              "--runtime-api-address", f"127.0.0.1:{self.api_port}", "--log-level", "error", self.executable],
             env=self.env, stdout=self._log, stderr=subprocess.STDOUT, start_new_session=True,
         )
-        wait_for_port(self.port, timeout, self.proc)
-        return self
+        try:
+            # Both ports: the emulator panics on a taken runtime API port only after it listens on the other.
+            wait_for_port(self.port, timeout, self.proc)
+            wait_for_port(self.api_port, timeout, self.proc)
+        except ExitedBeforeListening:
+            stop_process_group(self.proc)  # whatever it may have started
+            raise
 
     def invoke_raw(self, payload: bytes, headers: dict | None = None, timeout: float = 30.0) -> tuple[int, bytes]:
         req = urllib.request.Request(f"http://127.0.0.1:{self.port}{self.INVOKE_PATH}", data=payload, method="POST",
