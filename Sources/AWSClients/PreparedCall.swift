@@ -45,8 +45,9 @@ public enum AWSCall: Sendable {
     case s3Get(key: String)
     case s3Put(S3Put)
     case s3Delete(key: String, condition: S3DeleteCondition)
-    /// One page (up to 1,000 keys) of ListObjectsV2 under a prefix.
-    case s3List(prefix: String)
+    /// One page (up to 1,000 keys) of ListObjectsV2 under a prefix, of the keys after
+    /// `startAfter` when given (S3's order: UTF-8 bytes).
+    case s3List(prefix: String, startAfter: String? = nil)
     /// One page (up to 1,000 entries) of ListObjectVersions under a prefix, from a marker on.
     case s3ListVersions(prefix: String, after: S3VersionListing.Marker?)
     /// DeleteObjects of up to 1,000 versions, each for good.
@@ -84,7 +85,8 @@ public final class AWSBatch {
                 case .s3Put(let put): return s3.preparePut(put).map(AWSCallOutcome.stored)
                 case .s3Delete(let key, let condition):
                     return s3.prepareDelete(key, condition: condition).map(AWSCallOutcome.deleted)
-                case .s3List(let prefix): return s3.prepareList(prefix: prefix).map(AWSCallOutcome.listing)
+                case .s3List(let prefix, let startAfter):
+                    return s3.prepareList(prefix: prefix, startAfter: startAfter).map(AWSCallOutcome.listing)
                 case .s3ListVersions(let prefix, let marker):
                     return s3.prepareListVersions(prefix: prefix, after: marker).map(AWSCallOutcome.versions)
                 case .s3DeleteVersions(let versions):

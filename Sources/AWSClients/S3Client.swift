@@ -193,19 +193,23 @@ public final class S3Client {
     }
 
     /// One page of ListObjectsV2 (at most `pageSize`, ≤ 1000, keys), for a batch.
-    func prepareList(prefix: String, pageSize: Int = 1000, continuationToken: String? = nil) -> PreparedCall<S3Listing>
-    {
+    func prepareList(
+        prefix: String, pageSize: Int = 1000, continuationToken: String? = nil, startAfter: String? = nil
+    ) -> PreparedCall<S3Listing> {
         var query: [(name: String, value: String)] = [
             ("list-type", "2"), ("encoding-type", "url"), ("max-keys", String(max(1, min(pageSize, 1000)))),
         ]
         if !prefix.isEmpty { query.append(("prefix", prefix)) }
         if let continuationToken { query.append(("continuation-token", continuationToken)) }
+        if let startAfter { query.append(("start-after", startAfter)) }
         let listPath = pathPrefix.isEmpty ? "/" : pathPrefix + "/"
         let request: Result<OperationRequest, AWSError>
         if let problem = bucketProblem {
             request = .failure(.invalid(problem))
         } else if let problem = ObjectKeyRule.prefixProblem(prefix) {
             request = .failure(.invalid("list prefix: " + problem))
+        } else if let startAfter, let problem = ObjectKeyRule.prefixProblem(startAfter) {
+            request = .failure(.invalid("list start: " + problem))
         } else {
             request = .success(OperationRequest(method: "GET", path: listPath, query: query))
         }

@@ -11,22 +11,58 @@ public struct ScheduledRunOutcome: Sendable, Equatable {
 
 /// The hourly run: finishes every deletion its record says is unfinished (a crash before the
 /// commit, identity files or claims left, a purge that did not fit its invocation) and runs the
-/// second pass once credentials issued before a deletion have expired. Bounded: the first page of
-/// `deletions/` (1,000 records), within the deadline. Anyone may send the scheduled event; all it
-/// can cause is this idempotent work.
+/// second pass once credentials issued before a deletion have expired. Anyone may send the
+/// scheduled event; all it can cause is this idempotent work.
+///
+/// Finished records stay for the retention period (90 days by default), so `deletions/` can hold
+/// far more than one listing page, nearly all of them done. The run therefore walks it a page at a
+/// time from a random point, wrapping around to the start, until it has seen every record, its
+/// time for purging is gone, or `scheduledRunMaxPages` pages: a pending record is never starved by
+/// the done ones listed before it, and one that a run could not reach is as likely as any other to
+/// come first in the next.
 extension AccountService {
+    static let scheduledRunMaxPages = 100
+
     public func runScheduledDeletions(
         purgeUntil: Deadline, deadline: Deadline
     ) throws(AccountError) -> ScheduledRunOutcome {
-        var listing = Round()
-        let page = listing.list(AccountKeys.deletionsPrefix)
-        let uuids = try backend.run(listing, deadline: deadline).value(page).keys.compactMap { key -> String? in
+        let origin = AccountKeys.deletion(environment.uuid())  // names no record
+        var outcome = ScheduledRunOutcome(purged: 0, pending: 0)
+        var after: String? = origin
+        var wrapped = false
+        for _ in 0..<AccountService.scheduledRunMaxPages {
+            var listing = Round()
+            let slot = listing.list(AccountKeys.deletionsPrefix, after: after)
+            let page = try backend.run(listing, deadline: deadline).value(slot)
+            // Once wrapped, the keys up to the origin are the ones not seen yet.
+            let unseen = wrapped ? page.keys.filter { !origin.utf8.lexicographicallyPrecedes($0.utf8) } : page.keys
+            try advanceRecords(deletionUUIDs(in: unseen), into: &outcome, purgeUntil: purgeUntil, deadline: deadline)
+            guard purgeUntil.remainingMilliseconds > AccountService.purgeRoundMilliseconds else { break }
+            if page.isTruncated, unseen.count == page.keys.count, let last = page.keys.last {
+                after = last
+            } else if !wrapped {
+                (wrapped, after) = (true, nil)
+            } else {
+                break
+            }
+        }
+        return outcome
+    }
+
+    private func deletionUUIDs(in keys: [String]) -> [String] {
+        keys.compactMap { key -> String? in
             let name = key.dropFirst(AccountKeys.deletionsPrefix.utf8.count)
             guard name.hasSuffix(".json") else { return nil }
             let uuid = String(name.dropLast(5))
             return AccountKeys.isCanonicalUUID(uuid) ? uuid : nil
         }
-        var outcome = ScheduledRunOutcome(purged: 0, pending: 0)
+    }
+
+    /// Reads one page's records, `sessionsPerRound` at a time, and advances each unfinished one
+    /// while there is time to purge (after that, it is only counted as pending).
+    private func advanceRecords(
+        _ uuids: [String], into outcome: inout ScheduledRunOutcome, purgeUntil: Deadline, deadline: Deadline
+    ) throws(AccountError) {
         for start in stride(from: 0, to: uuids.count, by: AccountService.sessionsPerRound) {
             let chunk = Array(uuids[start..<min(start + AccountService.sessionsPerRound, uuids.count)])
             var reads = Round()
@@ -46,7 +82,6 @@ extension AccountService {
                 if progress.pending { outcome.pending += 1 }
             }
         }
-        return outcome
     }
 
     /// What one run did for one deletion: whether a purge pass completed, and whether work is left.

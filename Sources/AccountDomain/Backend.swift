@@ -40,8 +40,10 @@ struct Round {
         add(.s3Delete(key: key, condition: condition)) { if case .deleted(let d) = $0 { return d } else { return nil } }
     }
 
-    mutating func list(_ prefix: String) -> Slot<S3Listing> {
-        add(.s3List(prefix: prefix)) { if case .listing(let l) = $0 { return l } else { return nil } }
+    mutating func list(_ prefix: String, after startAfter: String? = nil) -> Slot<S3Listing> {
+        add(.s3List(prefix: prefix, startAfter: startAfter)) {
+            if case .listing(let l) = $0 { return l } else { return nil }
+        }
     }
 
     mutating func listVersions(_ prefix: String, after marker: S3VersionListing.Marker?) -> Slot<S3VersionListing> {

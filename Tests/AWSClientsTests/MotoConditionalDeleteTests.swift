@@ -85,6 +85,13 @@ import Testing
             return
         }
         #expect(page.keys == ["s0.json", "s1.json", "s2.json"].map { prefix + $0 } && !page.isTruncated)
+        // start-after (the scheduled run's walk over deletions/): signed with its slashes encoded.
+        let after = batch.run([.s3List(prefix: prefix, startAfter: prefix + "s0.json")], deadline: deadline)
+        guard case .success(.listing(let rest)) = after[0] else {
+            Issue.record("list after: \(after[0])")
+            return
+        }
+        #expect(rest.keys == ["s1.json", "s2.json"].map { prefix + $0 })
         guard case .failure(let refused) = listed[1] else {
             Issue.record("a tag outside [A-Za-z0-9._-] was sent")
             return

@@ -68,7 +68,7 @@ extension AWSCall {
         case .s3Get(let k): return k
         case .s3Put(let p): return p.key
         case .s3Delete(let k, _): return k
-        case .s3List(let p): return p
+        case .s3List(let p, _): return p
         case .s3ListVersions(let p, _): return p
         case .s3DeleteVersions(let v): return v.first?.key
         case .assumeRole: return nil

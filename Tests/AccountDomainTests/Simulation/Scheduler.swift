@@ -259,7 +259,7 @@ final class Scheduler: @unchecked Sendable {
             }
             return "PUT \(p.key) \(p.condition)\(link)\(detail)"
         case .s3Delete(let k, let c): return "DELETE \(k) \(c)"
-        case .s3List(let p): return "LIST \(p)"
+        case .s3List(let p, let after): return "LIST \(p)" + (after.map { " AFTER \($0)" } ?? "")
         case .s3ListVersions(let p, _): return "LIST VERSIONS \(p)"
         case .s3DeleteVersions(let v): return "DELETE \(v.count) VERSIONS"
         case .assumeRole: return "AssumeRole"

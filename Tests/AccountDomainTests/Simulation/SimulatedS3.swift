@@ -99,8 +99,10 @@ final class SimulatedS3 {
                 if history[key]?.isEmpty == true { history[key] = nil }
             }
             return .success(.deleted(.deleted))
-        case .s3List(let prefix):
-            let all = keys.filter { $0.hasPrefix(prefix) }
+        case .s3List(let prefix, let startAfter):
+            let all = keys.filter { key in
+                key.hasPrefix(prefix) && (startAfter.map { $0.utf8.lexicographicallyPrecedes(key.utf8) } ?? true)
+            }
             return .success(
                 .listing(
                     S3Listing(
