@@ -9,7 +9,6 @@ import json
 import secrets
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs
 
 from cryptography.exceptions import InvalidSignature
@@ -17,6 +16,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec, utils
 
 from .idp import APPLE_AUDIENCE, IdentityProvider
+from .loopback import LoopbackHTTPServer, QuietHandler
 
 APPLE_AUDIENCE_OF_SECRETS = "https://appleid.apple.com"
 MAX_SECRET_LIFETIME = 15_777_000  # seconds: Apple refuses a client_secret whose exp is further out
@@ -35,7 +35,7 @@ def _opaque(prefix: str) -> str:
     return f"{prefix}{secrets.token_hex(16)}.0.mxzs.{secrets.token_urlsafe(16)}"
 
 
-class AppleAuthServer:
+class AppleAuthServer(LoopbackHTTPServer):
     """``/auth/token`` and ``/auth/revoke`` on 127.0.0.1 (port 0: a free one)."""
 
     def __init__(self, idp: IdentityProvider, client_id: str = APPLE_AUDIENCE, team_id: str = "TEAMID1234",
@@ -54,14 +54,8 @@ class AppleAuthServer:
         self._down = None  # None, "503" or "hang"
         self._stopping = threading.Event()
         self._lock = threading.Lock()
-        self.server = None
-        self.thread = None
 
     # -- configuration --------------------------------------------------------------------
-
-    @property
-    def port(self) -> int:
-        return self.server.server_address[1]
 
     @property
     def auth_url(self) -> str:
@@ -158,13 +152,10 @@ class AppleAuthServer:
 
     # -- server ---------------------------------------------------------------------------
 
-    def start(self) -> "AppleAuthServer":
+    def handler(self):
         apple = self
 
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args):
-                pass
-
+        class Handler(QuietHandler):
             def answer(self, status: int, body: dict | None) -> None:
                 data = json.dumps(body).encode() if body is not None else b""
                 self.send_response(status)
@@ -203,21 +194,8 @@ class AppleAuthServer:
                 form = {k: v[0] for k, v in fields.items()}
                 self.answer(*(apple.token(form) if endpoint == "token" else apple.revoke(form)))
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True)
-        self.thread.start()
-        return self
+        return Handler
 
     def stop(self) -> None:
         self._stopping.set()  # releases hanging requests
-        if self.server:
-            self.server.shutdown()
-            self.server.server_close()
-            self.server = None
-
-    def __enter__(self):
-        return self.start()
-
-    def __exit__(self, *exc):
-        self.stop()
+        super().stop()

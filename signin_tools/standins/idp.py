@@ -6,13 +6,13 @@ import base64
 import hashlib
 import hmac
 import json
-import threading
 import time
 import uuid
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import padding, rsa
+
+from .loopback import LoopbackHTTPServer, QuietHandler
 
 APPLE_ISSUER = "https://appleid.apple.com"
 GOOGLE_ISSUER = "https://accounts.google.com"
@@ -59,7 +59,7 @@ def encode_jwt(header: dict, claims: dict, key: SigningKey) -> str:
     return f"{signing_input}.{b64url(key.sign(signing_input.encode()))}"
 
 
-class IdentityProvider:
+class IdentityProvider(LoopbackHTTPServer):
     """Serves ``/apple/keys``, ``/google/certs`` and ``/firebase/...`` (``FIREBASE_JWKS_PATH``) on
     127.0.0.1 and mints tokens for all three."""
 
@@ -71,12 +71,6 @@ class IdentityProvider:
         self.max_age = 3600  # None: no Cache-Control header at all
         self.fetches = {"apple": 0, "google": 0, "firebase": 0}
         self.fail = False  # answer 503 (outage simulation)
-        self.server = None
-        self.thread = None
-
-    @property
-    def port(self) -> int:
-        return self.server.server_address[1]
 
     @property
     def apple_jwks_url(self) -> str:
@@ -100,13 +94,10 @@ class IdentityProvider:
                 "FIREBASE_PROJECT_ID": FIREBASE_PROJECT_ID, "FIREBASE_JWKS_URL": self.firebase_jwks_url,
                 "FIREBASE_ALLOW_ANONYMOUS": "false"}
 
-    def start(self) -> "IdentityProvider":
+    def handler(self):
         idp = self
 
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args):
-                pass
-
+        class Handler(QuietHandler):
             def do_GET(self):
                 provider = next((p for p in PROVIDERS if self.path.startswith(f"/{p}/")), None)
                 if provider is None:
@@ -126,23 +117,7 @@ class IdentityProvider:
                 self.end_headers()
                 self.wfile.write(body)
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True)
-        self.thread.start()
-        return self
-
-    def stop(self) -> None:
-        if self.server:
-            self.server.shutdown()
-            self.server.server_close()
-            self.server = None
-
-    def __enter__(self):
-        return self.start()
-
-    def __exit__(self, *exc):
-        self.stop()
+        return Handler
 
     # -- minting ---------------------------------------------------------------------------
 
