@@ -32,21 +32,6 @@ public enum AccountKeys {
     /// User metadata of an identity file: the link id it was created with (see `ProvidersDocument`).
     static let linkIDMetadata = "link-id"
 
-    /// 36 characters, lowercase hex in 8-4-4-4-12 groups: the only UUID form this service writes,
-    /// and the only one allowed into a key or a policy.
-    static func isCanonicalUUID(_ s: String) -> Bool {
-        let b = Array(s.utf8)
-        guard b.count == 36 else { return false }
-        for (i, c) in b.enumerated() {
-            if i == 8 || i == 13 || i == 18 || i == 23 {
-                guard c == UInt8(ascii: "-") else { return false }
-            } else {
-                guard ASCII.isLowerHex(c) else { return false }
-            }
-        }
-        return true
-    }
-
     /// A session id or link id as this service makes them: 32 lowercase hex characters.
     public static func isHexID(_ s: String) -> Bool { s.utf8.count == 32 && s.utf8.allSatisfy(ASCII.isLowerHex) }
 

@@ -15,7 +15,7 @@ extension AccountService {
     func mapping(_ object: S3Object?, key: String) throws(AccountError) -> IdentityMapping? {
         guard let object else { return nil }
         let text = String(decoding: object.body, as: UTF8.self)
-        guard AccountKeys.isCanonicalUUID(text) else {
+        guard UUIDText.isCanonical(text) else {
             throw .corruptDocument(key: key, reason: "identity file does not hold a UUID")
         }
         let linkID = object.metadata(AccountKeys.linkIDMetadata)
@@ -44,7 +44,7 @@ extension AccountService {
     }
 
     func parseToken(_ text: String) throws(AccountError) -> RefreshToken {
-        guard let token = RefreshToken.parse(text), AccountKeys.isCanonicalUUID(token.serviceUserID) else {
+        guard let token = RefreshToken.parse(text), UUIDText.isCanonical(token.serviceUserID) else {
             throw .sessionInvalid(reason: "malformed")
         }
         return token

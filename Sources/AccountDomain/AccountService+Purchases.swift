@@ -91,7 +91,7 @@ extension AccountService {
     /// case it is removed by the version read and the purchase is free again.
     func releaseIfOwnerDeleted(_ file: S3Object, key: String, deadline: Deadline) throws(AccountError) -> Bool {
         let owner = String(decoding: file.body, as: UTF8.self)
-        guard AccountKeys.isCanonicalUUID(owner) else { throw .corruptDocument(key: key, reason: "not a UUID") }
+        guard UUIDText.isCanonical(owner) else { throw .corruptDocument(key: key, reason: "not a UUID") }
         var reads = Round()
         let providersSlot = reads.get(AccountKeys.providers(owner)), recordSlot = reads.get(AccountKeys.deletion(owner))
         let answers = backend.run(reads, deadline: deadline)

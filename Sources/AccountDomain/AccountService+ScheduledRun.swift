@@ -54,7 +54,7 @@ extension AccountService {
             let name = key.dropFirst(AccountKeys.deletionsPrefix.utf8.count)
             guard name.hasSuffix(".json") else { return nil }
             let uuid = String(name.dropLast(5))
-            return AccountKeys.isCanonicalUUID(uuid) ? uuid : nil
+            return UUIDText.isCanonical(uuid) ? uuid : nil
         }
     }
 

@@ -29,7 +29,7 @@ extension AccountService {
         if try answers.value(markerSlot) != nil { return .duplicate }
         guard let claim = try answers.value(claimSlot) else { return .unknownPurchase }
         let uuid = String(decoding: claim.body, as: UTF8.self)
-        guard AccountKeys.isCanonicalUUID(uuid) else { throw .corruptDocument(key: claimKey, reason: "not a UUID") }
+        guard UUIDText.isCanonical(uuid) else { throw .corruptDocument(key: claimKey, reason: "not a UUID") }
         let docs = try readAccount(uuid, deadline: deadline)
         guard let account = try account(uuid: uuid, profile: docs.profile, providers: docs.providers),
             !account.providers.isDeleted

@@ -1,3 +1,4 @@
+import PlatformSupport
 import StrictJSON
 
 /// The inline session policy passed to STS AssumeRole (docs/API.md, "Storage and credentials"): objects under
@@ -22,7 +23,7 @@ enum CredentialsPolicy {
     }
 
     static func document(bucket: String, uuid: String, region: String) throws(PolicyError) -> String {
-        guard AccountKeys.isCanonicalUUID(uuid) else { throw .invalidUUID }
+        guard UUIDText.isCanonical(uuid) else { throw .invalidUUID }
         let bucketARN = "arn:\(partition(forRegion: region)):s3:::\(bucket)"
         let prefixes = userFolders.map { "users/\(uuid)/\($0)" }
         let policy: JSONValue = [

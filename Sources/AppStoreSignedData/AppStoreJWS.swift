@@ -28,31 +28,28 @@ struct AppStoreJWS {
     init(_ text: String) throws(AppStoreSignedDataError) {
         let bytes = Array(text.utf8)
         guard bytes.count <= Self.maxBytes else { throw .malformed("JWS is larger than 64 KiB") }
-        var dots: [Int] = []
-        for (i, b) in bytes.enumerated() where b == UInt8(ascii: ".") {
-            dots.append(i)
-            if dots.count > 2 { break }
+        let parts: CompactJWSParts
+        do throws(CompactJWSParts.Problem) { parts = try CompactJWSParts(bytes) } catch {
+            throw .malformed(
+                error == .notThreeParts
+                    ? "not a JWS in compact form (three dot-separated parts)" : "JWS has an empty part")
         }
-        guard dots.count == 2 else { throw .malformed("not a JWS in compact form (three dot-separated parts)") }
-        let parts = [bytes[..<dots[0]], bytes[(dots[0] + 1)..<dots[1]], bytes[(dots[1] + 1)...]]
-        guard parts.allSatisfy({ !$0.isEmpty }) else { throw .malformed("JWS has an empty part") }
-        guard let payloadBytes = Self.base64URL(parts[1]), let signature = Self.base64URL(parts[2]) else {
-            throw .malformed("JWS part is not canonical unpadded base64url")
-        }
-        self.encodedHeader = parts[0]
-        self.signingInput = bytes[..<dots[1]]
+        guard let payloadBytes = Base64.urlDecode(parts.payload), let signature = Base64.urlDecode(parts.signature)
+        else { throw .malformed("JWS part is not canonical unpadded base64url") }
+        self.encodedHeader = parts.header
+        self.signingInput = parts.signingInput
         self.signature = signature
-        self.payload = try Self.object(payloadBytes, "payload")
+        self.payload = try JSONParser.object(payloadBytes, "payload", AppStoreSignedDataError.malformed)
     }
 
     /// The header's rules (`alg` `ES256`, no key named by URL or inline, `x5c` of exactly three
     /// standard-base64 certificates); the DER of x5c[0] (leaf) and x5c[1] (intermediate). x5c[2]
     /// must decode but is not used: the root comes from configuration.
     func certificates() throws(AppStoreSignedDataError) -> (leaf: [UInt8], intermediate: [UInt8]) {
-        guard let headerBytes = Self.base64URL(encodedHeader) else {
+        guard let headerBytes = Base64.urlDecode(encodedHeader) else {
             throw .malformed("JWS part is not canonical unpadded base64url")
         }
-        let header = try Self.object(headerBytes, "header")
+        let header = try JSONParser.object(headerBytes, "header", AppStoreSignedDataError.malformed)
         guard let alg = header["alg"] else { throw .malformed("header has no alg") }
         guard alg == .string("ES256") else { throw AppStoreSignedDataError(.algorithm, "header alg is not ES256") }
         for name in Self.refusedHeaderParameters where header[name] != nil {
@@ -69,21 +66,5 @@ struct AppStoreJWS {
             certificates.append(der)
         }
         return (certificates[0], certificates[1])
-    }
-
-    /// Strict base64url (PlatformSupport's decoder: url alphabet, no padding, zero trailing bits).
-    static func base64URL(_ part: ArraySlice<UInt8>) -> [UInt8]? {
-        Base64.urlDecode(String(decoding: part, as: UTF8.self))
-    }
-
-    static func object(_ bytes: [UInt8], _ name: String) throws(AppStoreSignedDataError) -> JSONObject {
-        let parsed: JSONValue
-        do throws(JSONError) { parsed = try JSONParser.parse(bytes) } catch {
-            throw .malformed(
-                error.reason == .duplicateKey
-                    ? "\(name) has a duplicate member" : "\(name) is not valid JSON (\(error.reason.rawValue))")
-        }
-        guard let object = parsed.objectValue else { throw .malformed("\(name) is not a JSON object") }
-        return object
     }
 }

@@ -90,14 +90,8 @@ package struct PayloadReader {
     /// A UUID (`appAccountToken`), returned in canonical lowercase form so that it compares with
     /// the UUIDs this service writes; anything not in 8-4-4-4-12 hex form is refused.
     func optionalUUID(_ name: String) throws(AppStoreSignedDataError) -> String? {
-        guard let text = try optionalString(name) else { return nil }
-        let bytes = Array(text.utf8)
-        let dashes: Set<Int> = [8, 13, 18, 23]
-        guard bytes.count == 36,
-            bytes.enumerated().allSatisfy({
-                dashes.contains($0) ? $1 == UInt8(ascii: "-") : ASCII.hexDigitValue($1) != nil
-            })
-        else { throw wrongType(name, "a UUID") }
-        return text.lowercasedASCII()
+        guard let text = try optionalString(name)?.lowercasedASCII() else { return nil }
+        guard UUIDText.isCanonical(text) else { throw wrongType(name, "a UUID") }
+        return text
     }
 }

@@ -33,6 +33,21 @@ public enum Hex {
 
 /// The canonical text of a UUID: lowercase hex in 8-4-4-4-12 groups.
 public enum UUIDText {
+    /// 36 characters, lowercase hex in 8-4-4-4-12 groups: the only UUID form this service writes,
+    /// and the only one allowed into an S3 key or a policy.
+    public static func isCanonical(_ s: String) -> Bool {
+        let b = Array(s.utf8)
+        guard b.count == 36 else { return false }
+        for (i, c) in b.enumerated() {
+            if i == 8 || i == 13 || i == 18 || i == 23 {
+                guard c == UInt8(ascii: "-") else { return false }
+            } else {
+                guard ASCII.isLowerHex(c) else { return false }
+            }
+        }
+        return true
+    }
+
     public static func format<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
         precondition(bytes.count == 16, "a UUID is 16 bytes")
         let c = Array(Hex.encode(bytes))
@@ -62,6 +77,10 @@ public enum Base64 {
         decode(Array(text.utf8), urlSafe: true, padded: false)
     }
     public static func urlDecode(_ text: String) -> [UInt8]? { urlDecode(Substring(text)) }
+    /// The same over a part of a token's bytes (a non-ASCII byte fails the alphabet check).
+    package static func urlDecode(_ bytes: ArraySlice<UInt8>) -> [UInt8]? {
+        decode(Array(bytes), urlSafe: true, padded: false)
+    }
 
     /// Standard base64 with padding (Function URL bodies). Also strict.
     public static func decode(_ text: String) -> [UInt8]? { decode(Array(text.utf8), urlSafe: false, padded: true) }

@@ -64,15 +64,7 @@ struct AppleNotificationRules {
         switch value {
         case .object(let object)?: return object
         case .string(let text)?:
-            let parsed: JSONValue
-            do throws(JSONError) { parsed = try JSONParser.parse(Array(text.utf8)) } catch {
-                throw .invalid(
-                    error.reason == .duplicateKey
-                        ? "notification events has a duplicate member"
-                        : "notification events is not valid JSON (\(error.reason.rawValue))")
-            }
-            guard let object = parsed.objectValue else { throw .invalid("notification events is not a JSON object") }
-            return object
+            return try JSONParser.object(Array(text.utf8), "notification events", TokenError.invalid)
         default: throw .invalid("notification has no events")
         }
     }

@@ -138,6 +138,20 @@ import Testing
     }
 }
 
+@Suite struct UUIDTextTests {
+    @Test func canonicalIsLowercase8_4_4_4_12() {
+        let uuid = UUIDText.format([UInt8](repeating: 0xab, count: 16))
+        #expect(uuid == "abababab-abab-abab-abab-abababababab" && UUIDText.isCanonical(uuid))
+        for bad in [
+            "ABABABAB-ABAB-ABAB-ABAB-ABABABABABAB", "abababab-abab-abab-abab-ababababababa",
+            "abababab-abab-abab-abab-abababababa", "ababababaabab-abab-abab-abababababab",
+            "abababab-abab-abab-abab-abababababag", "", "../../../../../../../../../../../..",
+        ] {
+            #expect(!UUIDText.isCanonical(bad), "\(bad)")
+        }
+    }
+}
+
 @Suite struct RandomAndEnvironment {
     @Test func uuidV4Shape() {
         var seen = Set<String>()
