@@ -16,16 +16,8 @@ struct AppleNotificationRules {
     let leeway: Int64
 
     func validate(_ claims: JSONObject, now: Int64) throws(TokenError) -> AppleAccountNotification {
-        guard let iss = claims["iss"]?.stringValue, issuers.contains(iss) else {
-            throw .invalid("issuer is not Apple's")
-        }
-        let audienceMatches: Bool
-        switch claims["aud"] {
-        case .string(let aud)?: audienceMatches = audiences.contains(aud)
-        case .array(let list)?: audienceMatches = list.contains { $0.stringValue.map(audiences.contains) ?? false }
-        default: throw .invalid("notification has no audience")
-        }
-        guard audienceMatches else { throw .invalid("audience is not one of this deployment's Apple audiences") }
+        try ClaimRules.checkIssuerAndAudience(
+            claims, .apple, issuers: issuers, audiences: audiences, what: "notification")
 
         guard let iat = claims["iat"]?.int64Value else {
             throw .invalid("notification has no integer issue time (iat)")
@@ -40,7 +32,7 @@ struct AppleNotificationRules {
         }
 
         guard let jti = claims["jti"]?.stringValue, !jti.isEmpty, jti.utf8.count <= Self.maxNotificationIDBytes,
-            jti.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F })
+            jti.utf8.allSatisfy(ASCII.isVisible)
         else { throw .invalid("notification has no usable id (jti)") }
 
         let events = try Self.events(claims["events"])

@@ -16,29 +16,20 @@ package struct ClaimRules {
     /// Set exactly when `provider` is Firebase.
     let firebase: FirebaseClaimRules?
 
-    /// The rules `configuration` sets for `provider`'s tokens.
-    init(_ provider: IdentityProvider, _ configuration: VerifierConfiguration) {
-        self.provider = provider
-        issuers = configuration.issuers(for: provider)
-        audiences = configuration.settings(for: provider).audiences
-        leeway = configuration.leewaySeconds
-        firebase =
-            provider == .firebase
-            ? FirebaseClaimRules(allowAnonymous: configuration.firebase.allowAnonymous, leeway: leeway) : nil
-    }
-
-    func validate(_ claims: JSONObject, now: Int64, nonce: String?) throws(TokenError) -> VerifiedIdentity {
+    /// iss: exact match with one of the provider's issuers (Firebase: this project's only). aud: a
+    /// string or a non-empty array of strings; one of them must be configured. Firebase sends the
+    /// project id as a plain string and its Admin SDK accepts nothing else. Also the rule for
+    /// Apple's notifications (`what`: "notification").
+    static func checkIssuerAndAudience(
+        _ claims: JSONObject, _ provider: IdentityProvider, issuers: [String], audiences: [String],
+        what: String = "token"
+    ) throws(TokenError) {
         let who = provider.displayName
         let expectedAudience =
             provider == .firebase ? "this deployment's Firebase project" : "one of this deployment's \(who) audiences"
-
-        // iss: exact match with one of the provider's issuers (Firebase: this project's only).
         guard let iss = claims["iss"]?.stringValue, issuers.contains(iss) else {
             throw .invalid(provider == .firebase ? "issuer is not this Firebase project's" : "issuer is not \(who)'s")
         }
-
-        // aud: a string or a non-empty array of strings; one of them must be configured. Firebase
-        // sends the project id as a plain string and its Admin SDK accepts nothing else.
         switch claims["aud"] {
         case .string(let aud)?:
             guard audiences.contains(aud) else { throw .invalid("audience is not \(expectedAudience)") }
@@ -52,8 +43,23 @@ package struct ClaimRules {
             }
             guard matched else { throw .invalid("audience is not \(expectedAudience)") }
         default:
-            throw .invalid("token has no audience")
+            throw .invalid("\(what) has no audience")
         }
+    }
+
+    /// The rules `configuration` sets for `provider`'s tokens.
+    init(_ provider: IdentityProvider, _ configuration: VerifierConfiguration) {
+        self.provider = provider
+        issuers = configuration.issuers(for: provider)
+        audiences = configuration.settings(for: provider).audiences
+        leeway = configuration.leewaySeconds
+        firebase =
+            provider == .firebase
+            ? FirebaseClaimRules(allowAnonymous: configuration.firebase.allowAnonymous, leeway: leeway) : nil
+    }
+
+    func validate(_ claims: JSONObject, now: Int64, nonce: String?) throws(TokenError) -> VerifiedIdentity {
+        try Self.checkIssuerAndAudience(claims, provider, issuers: issuers, audiences: audiences)
 
         // azp (Google): when present, one of the configured client ids.
         if provider == .google, let azp = claims["azp"] {

@@ -6,18 +6,11 @@ extension TokenVerifier {
     public func verifyAppleNotification(
         _ payload: String, deadline: Deadline
     ) throws(TokenError) -> AppleAccountNotification {
-        let settings = configuration.settings(for: .apple)
-        guard settings.isEnabled else {
-            throw TokenError(kind: .unsupportedProvider, message: "Apple sign-in is not enabled for this deployment")
-        }
-        let jws = try CompactJWS(payload)
-        let key = try key(jws.keyID, provider: .apple, deadline: deadline)
-        let verified = jws.signingInput.withUnsafeBytes { key.verifyPKCS1SHA256(signature: jws.signature, message: $0) }
-        guard verified else { throw .invalid("signature does not verify with Apple's key") }
+        let claims = try verifiedClaims(payload, provider: .apple, deadline: deadline)
         return try AppleNotificationRules(
-            issuers: configuration.issuers(for: .apple), audiences: settings.audiences,
+            issuers: configuration.issuers(for: .apple), audiences: configuration.settings(for: .apple).audiences,
             leeway: configuration.leewaySeconds
         )
-        .validate(try jws.claims(), now: now())
+        .validate(claims, now: now())
     }
 }

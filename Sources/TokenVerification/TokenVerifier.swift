@@ -25,19 +25,26 @@ public final class TokenVerifier {
     public func verify(
         _ idToken: String, provider: IdentityProvider, nonce: String?, deadline: Deadline
     ) throws(TokenError) -> VerifiedIdentity {
-        let settings = configuration.settings(for: provider)
-        guard settings.isEnabled else {
+        let claims = try verifiedClaims(idToken, provider: provider, deadline: deadline)
+        return try ClaimRules(provider, configuration).validate(claims, now: now(), nonce: nonce)
+    }
+
+    /// The claims of a JWS signed with one of `provider`'s keys (ID tokens, Apple's notifications),
+    /// once the provider is enabled here and the signature verifies; not yet checked by any rule.
+    func verifiedClaims(
+        _ token: String, provider: IdentityProvider, deadline: Deadline
+    ) throws(TokenError) -> JSONObject {
+        guard configuration.settings(for: provider).isEnabled else {
             throw TokenError(
                 kind: .unsupportedProvider,
                 message: "\(provider.displayName) sign-in is not enabled for this deployment (it accepts: "
                     + "\(IdentityProvider.names(configuration.enabledProviders)))")
         }
-        let jws = try CompactJWS(idToken)
+        let jws = try CompactJWS(token)
         let key = try key(jws.keyID, provider: provider, deadline: deadline)
         let verified = jws.signingInput.withUnsafeBytes { key.verifyPKCS1SHA256(signature: jws.signature, message: $0) }
         guard verified else { throw .invalid("signature does not verify with \(provider.displayName)'s key") }
-        let claims = try jws.claims()
-        return try ClaimRules(provider, configuration).validate(claims, now: now(), nonce: nonce)
+        return try jws.claims()
     }
 
     /// Fetches the keys of every enabled provider whose cache is not fresh, all at once (one
@@ -66,7 +73,7 @@ public final class TokenVerifier {
 
     // MARK: - Keys
 
-    func key(_ kid: String, provider: IdentityProvider, deadline: Deadline) throws(TokenError) -> RSAPublicKey {
+    private func key(_ kid: String, provider: IdentityProvider, deadline: Deadline) throws(TokenError) -> RSAPublicKey {
         let who = provider.displayName
         var t = now()
         let state = states[provider] ?? KeySetState()

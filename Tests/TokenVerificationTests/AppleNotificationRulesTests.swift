@@ -58,6 +58,8 @@ import Testing
             ("issuer", { $0["iss"] = .string("https://accounts.google.com") }),
             ("audience", { $0["aud"] = .string("com.example.other") }),
             ("no audience", { $0["aud"] = nil }),
+            // The ID tokens' audience rule, shared: a list holding a non-string is refused.
+            ("non-string", { $0["aud"] = .array([.int(1), .string("com.example.photos")]) }),
             ("iat", { $0["iat"] = nil }),
             ("in the future", { $0["iat"] = .int(1_800_000_000 + 120) }),
             ("24 hours", { $0["iat"] = .int(1_800_000_000 - 24 * 3600 - 61) }),
