@@ -1,3 +1,5 @@
+import PlatformSupport
+
 /// An App Store purchase as the account cares about it: what the caller verified (AuthService
 /// checks the signature, chain, bundle, environment and product before the account sees it).
 public struct StorePurchase: Sendable, Equatable {
@@ -29,6 +31,6 @@ public struct StorePurchase: Sendable, Equatable {
     /// `originalTransactionId` names an S3 key (`purchases/apple/<id>`): Apple's are decimal digits.
     var hasValidID: Bool {
         (1...64).contains(originalTransactionID.utf8.count)
-            && originalTransactionID.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+            && originalTransactionID.utf8.allSatisfy(ASCII.isDigit)
     }
 }

@@ -44,11 +44,6 @@ package struct PayloadReader {
         return number
     }
 
-    func int64(_ name: String) throws(AppStoreSignedDataError) -> Int64 {
-        guard let number = try optionalInt64(name) else { throw missing(name) }
-        return number
-    }
-
     /// A date: milliseconds since the epoch, not negative.
     func optionalDate(_ name: String) throws(AppStoreSignedDataError) -> Int64? {
         guard let date = try optionalInt64(name) else { return nil }

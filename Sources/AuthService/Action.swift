@@ -35,4 +35,8 @@ extension Action {
     static func matches(_ invocation: Invocation) -> Bool { false }
     var provider: IdentityProvider? { nil }
     func httpStatus(for error: ServiceError) -> Int { error.code.httpStatus }
+
+    /// The status for Apple's notification senders, which retry on 5xx and not on 4xx: 503 for a
+    /// transient failure, 400 for every refusal (docs/decisions.md).
+    static func notificationStatus(for error: ServiceError) -> Int { error.code == .upstreamUnavailable ? 503 : 400 }
 }

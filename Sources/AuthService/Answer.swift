@@ -84,7 +84,7 @@ extension Answer {
         var answer = Answer(
             data: .object(JSONObject([("status", .string(o.status.rawValue)), ("user", user(o.account))])))
         answer.audit = AuditRecord(
-            operation: o.status.rawValue == "unlinked" ? "unlink" : "link", serviceUserID: o.account.serviceUserID,
+            operation: o.status == .unlinked ? "unlink" : "link", serviceUserID: o.account.serviceUserID,
             provider: provider.rawValue, outcome: o.status.rawValue)
         return answer
     }
@@ -106,8 +106,9 @@ extension Answer {
             counts: ["Deletions": 1])
     }
 
-    /// A Sign in with Apple notification: `processed`, `duplicate`, `unknownIdentity` or `ignored`.
-    static func appleEvent(status: String) -> Answer {
+    /// Apple's notifications (Sign in with Apple: `processed`, `duplicate`, `unknownIdentity` or
+    /// `ignored`; App Store: `processed`, `duplicate`, `unknownPurchase` or `ignored`).
+    static func event(status: String) -> Answer {
         Answer(data: .object(JSONObject([("status", .string(status))])))
     }
 
@@ -123,11 +124,6 @@ extension Answer {
                 operation: "claimPurchase", serviceUserID: o.account.serviceUserID, provider: nil,
                 outcome: o.status.rawValue),
             counts: o.status == .claimed ? ["PurchaseClaims": 1] : [:])
-    }
-
-    /// An App Store notification: `processed`, `duplicate`, `unknownPurchase` or `ignored`.
-    static func storeEvent(status: String) -> Answer {
-        Answer(data: .object(JSONObject([("status", .string(status))])))
     }
 
     /// The scheduled run's summary.

@@ -29,12 +29,12 @@ struct AppStoreNotificationAction: Action {
         guard let transaction = notification.data?.transaction,
             let change = Self.change(notification, transaction),
             let product = products.product(transaction.productId)
-        else { return .storeEvent(status: "ignored") }
+        else { return .event(status: "ignored") }
         let outcome = try d.accounts.applyStoreNotification(
             notification.notificationUUID,
             subscription: StorePurchase(transaction, signedDateMs: notification.signedDate), status: change.status,
             expiryMs: change.expiryMs, product: product, deadline: deadline)
-        return .storeEvent(status: outcome.rawValue)
+        return .event(status: outcome.rawValue)
     }
 
     /// The contract's mapping of notification types to the subscription's status; nil for the
@@ -53,5 +53,5 @@ struct AppStoreNotificationAction: Action {
         }
     }
 
-    func httpStatus(for error: ServiceError) -> Int { error.code == .upstreamUnavailable ? 503 : 400 }
+    func httpStatus(for error: ServiceError) -> Int { Self.notificationStatus(for: error) }
 }

@@ -26,13 +26,13 @@ struct AppleAccountEventAction: Action {
     func run(_ d: ServiceDependencies, deadline: Deadline) throws -> Answer {
         let notification = try d.verifier.verifyAppleNotification(payload, deadline: deadline)
         guard let event = AppleAccountEvent(rawValue: notification.eventType) else {
-            return .appleEvent(status: "ignored")
+            return .event(status: "ignored")
         }
         let outcome = try d.accounts.handleAppleEvent(
             event, subject: notification.subject, eventID: notification.notificationID,
             purgeUntil: deadline.earlier(by: Self.reserveMilliseconds), deadline: deadline)
-        return .appleEvent(status: outcome.rawValue)
+        return .event(status: outcome.rawValue)
     }
 
-    func httpStatus(for error: ServiceError) -> Int { error.code == .upstreamUnavailable ? 503 : 400 }
+    func httpStatus(for error: ServiceError) -> Int { Self.notificationStatus(for: error) }
 }

@@ -11,4 +11,3 @@ X509 *ccrypto_sk_x509_value(const STACK_OF(X509) *stack, int index) { return sk_
 
 void ccrypto_sk_x509_free(STACK_OF(X509) *stack) { sk_X509_free(stack); }
 
-void ccrypto_sk_x509_pop_free(STACK_OF(X509) *stack) { sk_X509_pop_free(stack, X509_free); }

@@ -11,7 +11,6 @@ public struct AppleRevocationSettings: Sendable, Equatable, CustomStringConverti
     /// Apple's Team IDs and Key IDs: ten characters, uppercase letters and digits.
     static let identifierLength = 10
     static let maxClientIDBytes = 255
-    static let maxParameterNameBytes = SSMParameterName.maxBytes
 
     /// `iss` of `client_secret`.
     public let teamID: String
@@ -69,7 +68,7 @@ public struct AppleRevocationSettings: Sendable, Equatable, CustomStringConverti
         case (let pem?, nil):
             keySource = .pem(pem)
         case (nil, let name?):
-            guard isParameterName(name) else {
+            guard SSMParameterName.isValid(name) else {  // a typo stops the init, not a deletion
                 throw refuse("APPLE_PRIVATE_KEY_PARAMETER", "must be 1-2048 characters of [A-Za-z0-9_./-]")
             }
             keySource = .parameter(name: name)
@@ -113,9 +112,6 @@ public struct AppleRevocationSettings: Sendable, Equatable, CustomStringConverti
         text.utf8.count == identifierLength
             && text.utf8.allSatisfy { ASCII.isDigit($0) || (ASCII.isAlphanumeric($0) && !ASCII.isLower($0)) }
     }
-
-    /// SSMClient's rule for parameter names (checked here so a typo stops the init, not a deletion).
-    static func isParameterName(_ text: String) -> Bool { SSMParameterName.isValid(text) }
 
     static func isClientID(_ text: String) -> Bool {
         (1...maxClientIDBytes).contains(text.utf8.count) && text.utf8.allSatisfy(ASCII.isVisible)

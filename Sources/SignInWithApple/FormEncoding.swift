@@ -8,12 +8,10 @@ enum FormEncoding {
         var out = [UInt8]()
         for (n, field) in fields.enumerated() {
             if n > 0 { out.append(UInt8(ascii: "&")) }
-            encode(field.name, into: &out)
+            PercentEncoding.append(field.name, to: &out)
             out.append(UInt8(ascii: "="))
-            encode(field.value, into: &out)
+            PercentEncoding.append(field.value, to: &out)
         }
         return out
     }
-
-    static func encode(_ text: String, into out: inout [UInt8]) { PercentEncoding.append(text, to: &out) }
 }

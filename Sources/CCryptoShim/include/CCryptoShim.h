@@ -17,6 +17,4 @@ int ccrypto_sk_x509_num(const struct stack_st_X509 *stack);
 struct x509_st *ccrypto_sk_x509_value(const struct stack_st_X509 *stack, int index);
 /// sk_X509_free(): frees the stack only (for one whose certificates are owned elsewhere).
 void ccrypto_sk_x509_free(struct stack_st_X509 *stack);
-/// sk_X509_pop_free(stack, X509_free): frees the stack and drops a reference to each certificate.
-void ccrypto_sk_x509_pop_free(struct stack_st_X509 *stack);
 #endif
