@@ -21,4 +21,14 @@ public enum AccountError: Error, Sendable {
     case corruptDocument(key: String, reason: String)
     /// This code or its backend broke a rule the flows rely on (not a document's fault): a bug.
     case internalError(String)
+
+    /// A token the session issued and has replaced came back: the session is revoked (the
+    /// ReuseDetected metric counts these).
+    static var tokenReuse: AccountError { .sessionInvalid(reason: reuseReason) }
+    private static let reuseReason = "reuse"
+
+    public var isTokenReuse: Bool {
+        if case .sessionInvalid(let reason) = self { return reason == Self.reuseReason }
+        return false
+    }
 }

@@ -35,7 +35,7 @@ extension AccountService {
         case .current: break
         case .reused:
             try revoke(record, etag: etag, token: token, reason: "refresh token reuse", deadline: deadline)
-            throw .sessionInvalid(reason: "reuse")
+            throw .tokenReuse
         case let other: throw .sessionInvalid(reason: "\(other)")
         }
         guard

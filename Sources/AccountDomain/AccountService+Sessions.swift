@@ -56,7 +56,7 @@ extension AccountService {
                 pauseAfterLostRace()
             case .reused:
                 try revoke(record, etag: etag, token: token, reason: "refresh token reuse", deadline: deadline)
-                throw .sessionInvalid(reason: "reuse")
+                throw .tokenReuse
             case .supersededInGrace, .unknown, .expired, .revoked:
                 throw .sessionInvalid(reason: "\(presented)")
             }
@@ -83,7 +83,7 @@ extension AccountService {
                 pauseAfterLostRace()  // re-read: a lost answer shows as revoked
             case .reused:
                 try revoke(record, etag: etag, token: token, reason: "refresh token reuse", deadline: deadline)
-                throw .sessionInvalid(reason: "reuse")
+                throw .tokenReuse
             case .supersededInGrace, .unknown:
                 throw .sessionInvalid(reason: "\(presented)")
             }

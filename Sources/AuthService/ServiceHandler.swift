@@ -90,10 +90,9 @@ final class ServiceHandler: LambdaHandler {
             action = try function.action(for: invocation.accepting(accepted))
             return Performed(result: .success(try action!.run(dependencies, deadline: deadline)), action: action)
         } catch {
-            var reuse = false
-            if let e = error as? AccountError, case .sessionInvalid(let reason) = e, reason == "reuse" { reuse = true }
             let mapped = try ErrorMapping.serviceError(for: error, provider: action?.provider)
-            return Performed(result: .failure(mapped), action: action, reuseDetected: reuse)
+            return Performed(
+                result: .failure(mapped), action: action, reuseDetected: (error as? AccountError)?.isTokenReuse == true)
         }
     }
 
