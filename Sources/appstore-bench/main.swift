@@ -8,19 +8,12 @@
 //   floor     libcrypto's ES256 verification of the same signature with the same key (the floor)
 // Every loop is bounded in count and time.
 import AppStoreSignedData
+import BenchSupport
 import CryptoPrimitives
 import PlatformSupport
 import StrictJSON
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
-func fail(_ message: String) -> Never {
-    let line = Array("appstore-bench: \(message)\n".utf8)
-    _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
-    exit(1)
-}
+func fail(_ message: String) -> Never { Bench.fail("appstore-bench", message) }
 
 let args = CommandLine.arguments
 guard args.count >= 4 else { fail("usage: appstore-bench <root-pem> <bundle-id> <signed-transaction> [seconds]") }
@@ -31,18 +24,7 @@ let roots: [X509Certificate]
 do { roots = try X509Certificate.certificates(pem: args[1]) } catch { fail("root: \(error)") }
 let configuration = AppStoreVerifierConfiguration(bundleID: args[2], environments: [.production], roots: roots)
 
-/// Runs `body` in batches until `seconds` pass or `maxIterations` are done; returns per second.
-func rate(seconds: Double, maxIterations: Int = 2_000_000, _ body: () -> Void) -> Double {
-    let budget = UInt64(seconds * 1e9)
-    let start = Clock.monotonicNanoseconds()
-    var done = 0
-    while done < maxIterations {
-        for _ in 0..<20 { body() }
-        done += 20
-        if Clock.monotonicNanoseconds() - start >= budget { break }
-    }
-    return Double(done) / (Double(Clock.monotonicNanoseconds() - start) / 1e9)
-}
+func rate(seconds: Double, _ body: () -> Void) -> Double { Bench.rate(seconds: seconds, batch: 20, body) }
 
 var sink = 0
 @MainActor func verifications(_ verifier: AppStoreSignedDataVerifier) -> () -> Void {

@@ -6,19 +6,12 @@
 //
 // Every loop is bounded in count and in time.
 import AWSClients
+import BenchSupport
 import CurlHTTP
 import PlatformSupport
 import SigV4
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
-func fail(_ message: String) -> Never {
-    let line = Array("aws-bench: \(message)\n".utf8)
-    _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
-    exit(1)
-}
+func fail(_ message: String) -> Never { Bench.fail("aws-bench", message) }
 
 func monotonicMs() -> Double { Double(Clock.monotonicNanoseconds()) / 1e6 }
 

@@ -6,21 +6,14 @@
 //   cold   µs for a first verification with a new HTTP client and empty cache (JWKS fetch from loopback)
 //   get    µs for the JWKS GET alone with a new HTTP client (the network floor of `cold`)
 // Every loop is bounded in count and time.
+import BenchSupport
 import CryptoPrimitives
 import CurlHTTP
 import PlatformSupport
 import StrictJSON
 import TokenVerification
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
-func fail(_ message: String) -> Never {
-    let line = Array("token-bench: \(message)\n".utf8)
-    _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
-    exit(1)
-}
+func fail(_ message: String) -> Never { Bench.fail("token-bench", message) }
 
 let args = CommandLine.arguments
 guard args.count >= 4 else {
@@ -38,18 +31,7 @@ let configuration = VerifierConfiguration(
 
 func nanos() -> UInt64 { Clock.monotonicNanoseconds() }
 
-/// Runs `body` in batches until `seconds` pass or `maxIterations` are done; returns per second.
-func rate(seconds: Double, maxIterations: Int = 2_000_000, _ body: () -> Void) -> Double {
-    let budget = UInt64(seconds * 1e9)
-    let start = nanos()
-    var done = 0
-    while done < maxIterations {
-        for _ in 0..<100 { body() }
-        done += 100
-        if nanos() - start >= budget { break }
-    }
-    return Double(done) / (Double(nanos() - start) / 1e9)
-}
+func rate(seconds: Double, _ body: () -> Void) -> Double { Bench.rate(seconds: seconds, batch: 100, body) }
 
 func median(_ xs: [Double]) -> Double {
     let s = xs.sorted()
