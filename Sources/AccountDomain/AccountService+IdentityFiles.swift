@@ -11,12 +11,13 @@ struct IdentityMapping {
 }
 
 extension AccountService {
-    /// The identity file `object` read at `key`, or nil when there is none.
+    /// The identity file (or purchase claim, the same UUID text without a link id) `object` read
+    /// at `key`, or nil when there is none.
     func mapping(_ object: S3Object?, key: String) throws(AccountError) -> IdentityMapping? {
         guard let object else { return nil }
         let text = String(decoding: object.body, as: UTF8.self)
         guard UUIDText.isCanonical(text) else {
-            throw .corruptDocument(key: key, reason: "identity file does not hold a UUID")
+            throw .corruptDocument(key: key, reason: "the file does not hold a UUID")
         }
         let linkID = object.metadata(AccountKeys.linkIDMetadata)
         if let linkID, !AccountKeys.isHexID(linkID) {

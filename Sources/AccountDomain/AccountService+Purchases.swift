@@ -33,11 +33,11 @@ extension AccountService {
         let uuid = auth.token.serviceUserID
         if let owner = purchase.appAccountToken, owner != uuid { throw .purchaseBelongsToOtherAccount }
         var status = ClaimOutcome.Status.alreadyClaimed
-        var existing = auth.extra[0]
-        if let file = existing, String(decoding: file.body, as: UTF8.self) != uuid {
+        var existing = try mapping(auth.extra[0], key: key)
+        if let claim = existing, claim.uuid != uuid {
             // Another account's claim: it stands, unless that account was deleted (a claim that
             // raced its deletion, or one whose clean-up was cut short): then it is released here.
-            guard try releaseIfOwnerDeleted(file, key: key, deadline: deadline) else {
+            guard try releaseIfOwnerDeleted(claim, key: key, deadline: deadline) else {
                 throw .purchaseBelongsToOtherAccount
             }
             existing = nil
@@ -87,11 +87,10 @@ extension AccountService {
         throw .sessionInvalid(reason: "the account was deleted")
     }
 
-    /// Whether `file` (a claim naming another account) belonged to a deleted account, in which
-    /// case it is removed by the version read and the purchase is free again.
-    func releaseIfOwnerDeleted(_ file: S3Object, key: String, deadline: Deadline) throws(AccountError) -> Bool {
-        let owner = String(decoding: file.body, as: UTF8.self)
-        guard UUIDText.isCanonical(owner) else { throw .corruptDocument(key: key, reason: "not a UUID") }
+    /// Whether `claim` (naming another account) belonged to a deleted account, in which case it is
+    /// removed by the version read and the purchase is free again.
+    func releaseIfOwnerDeleted(_ claim: IdentityMapping, key: String, deadline: Deadline) throws(AccountError) -> Bool {
+        let owner = claim.uuid
         var reads = Round()
         let providersSlot = reads.get(AccountKeys.providers(owner)), recordSlot = reads.get(AccountKeys.deletion(owner))
         let answers = backend.run(reads, deadline: deadline)
@@ -105,9 +104,7 @@ extension AccountService {
             deleted = record != nil  // purged: only its deletion record is left
         }
         guard deleted else { return false }
-        var round = Round()
-        let slot = round.delete(key, identityDelete(IdentityMapping(uuid: owner, linkID: nil, object: file)))
-        _ = try backend.run(round, deadline: deadline).value(slot)
+        try discard(claim, key: key, session: nil, deadline: deadline)
         return true
     }
 

@@ -27,9 +27,7 @@ extension AccountService {
         let markerSlot = reads.get(marker), claimSlot = reads.get(claimKey)
         let answers = backend.run(reads, deadline: deadline)
         if try answers.value(markerSlot) != nil { return .duplicate }
-        guard let claim = try answers.value(claimSlot) else { return .unknownPurchase }
-        let uuid = String(decoding: claim.body, as: UTF8.self)
-        guard UUIDText.isCanonical(uuid) else { throw .corruptDocument(key: claimKey, reason: "not a UUID") }
+        guard let uuid = try mapping(answers.value(claimSlot), key: claimKey)?.uuid else { return .unknownPurchase }
         let docs = try readAccount(uuid, deadline: deadline)
         guard let account = try account(uuid: uuid, profile: docs.profile, providers: docs.providers),
             !account.providers.isDeleted
