@@ -44,6 +44,17 @@ extension String {
         String(Substring(ASCII.trimmingSpaces(utf8)))
     }
 
+    /// A comma-separated configuration list (`APPLE_AUDIENCES`, `GOOGLE_AUDIENCES`): items trimmed
+    /// of ASCII spaces, empty items dropped, duplicates removed, order kept.
+    public func commaSeparatedItems() -> [String] {
+        var out: [String] = []
+        for item in split(separator: ",") {
+            let value = String(item).trimmingASCIISpaces()
+            if !value.isEmpty && !out.contains(value) { out.append(value) }
+        }
+        return out
+    }
+
     /// `A-Z` as `a-z`, every other character unchanged; the string itself when nothing changes.
     @inlinable public func lowercasedASCII() -> String {
         guard utf8.contains(where: { ASCII.isUpper($0) }) else { return self }

@@ -95,9 +95,12 @@ public struct HTTPURL: Sendable, Equatable {
 
     /// The rule for a URL the service fetches keys or talks to a provider with (`APPLE_JWKS_URL`,
     /// `GOOGLE_JWKS_URL`, and next `APPLE_AUTH_URL`): https, or plain http to a loopback host
-    /// only (the tests' stand-ins). A query and a fragment are allowed.
-    public static func httpsOrLoopback(_ text: String, variable: String) throws(ConfigurationError) -> HTTPURL {
-        let url = try HTTPURL(text, variable: variable, allowingQueryAndFragment: true)
+    /// only (the tests' stand-ins). A query and a fragment are allowed unless the caller appends
+    /// paths (`APPLE_AUTH_URL`).
+    public static func httpsOrLoopback(
+        _ text: String, variable: String, allowingQueryAndFragment: Bool = true
+    ) throws(ConfigurationError) -> HTTPURL {
+        let url = try HTTPURL(text, variable: variable, allowingQueryAndFragment: allowingQueryAndFragment)
         guard url.isHTTPS || isLoopbackHost(url.host) else {
             throw ConfigurationError(
                 variable: variable, message: "must be https (plain http is allowed only to a loopback host)")

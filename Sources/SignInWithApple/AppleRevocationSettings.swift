@@ -74,7 +74,7 @@ public struct AppleRevocationSettings: Sendable, Equatable, CustomStringConverti
             keySource = .parameter(name: name)
         }
 
-        let audiences = audienceList(value("APPLE_AUDIENCES"))
+        let audiences = value("APPLE_AUDIENCES")?.commaSeparatedItems() ?? []  // as TokenVerification reads it
         let clientID: String
         if let configured = value("APPLE_CLIENT_ID") {
             clientID = configured.trimmingASCIISpaces()
@@ -101,8 +101,7 @@ public struct AppleRevocationSettings: Sendable, Equatable, CustomStringConverti
     /// The URL rule of provider endpoints (`HTTPURL.httpsOrLoopback`), and no query or fragment
     /// (paths are appended); rebuilt from its parts, so trailing slashes go.
     static func baseURL(_ text: String, variable: String) throws(ConfigurationError) -> String {
-        _ = try HTTPURL.httpsOrLoopback(text, variable: variable)
-        let url = try HTTPURL(text, variable: variable, allowingQueryAndFragment: false)
+        let url = try HTTPURL.httpsOrLoopback(text, variable: variable, allowingQueryAndFragment: false)
         var path = Substring(url.path)
         while path.hasSuffix("/") { path = path.dropLast() }
         return url.scheme + "://" + url.host + (url.port.map { ":" + String($0) } ?? "") + path
@@ -115,12 +114,6 @@ public struct AppleRevocationSettings: Sendable, Equatable, CustomStringConverti
 
     static func isClientID(_ text: String) -> Bool {
         (1...maxClientIDBytes).contains(text.utf8.count) && text.utf8.allSatisfy(ASCII.isVisible)
-    }
-
-    /// `APPLE_AUDIENCES` as TokenVerification reads it: comma-separated, trimmed, empties dropped.
-    static func audienceList(_ text: String?) -> [String] {
-        guard let text else { return [] }
-        return text.split(separator: ",").map { String($0).trimmingASCIISpaces() }.filter { !$0.isEmpty }
     }
 
     public var description: String {

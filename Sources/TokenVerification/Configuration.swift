@@ -88,14 +88,5 @@ public struct VerifierConfiguration: Sendable, Equatable {
         return value
     }
 
-    /// Comma-separated, blanks around items trimmed, empty items dropped, duplicates removed.
-    static func audiences(_ text: String?) -> [String] {
-        guard let text else { return [] }
-        var out: [String] = []
-        for item in text.split(separator: ",") {
-            let value = String(item).trimmingASCIISpaces()
-            if !value.isEmpty && !out.contains(value) { out.append(value) }
-        }
-        return out
-    }
+    static func audiences(_ text: String?) -> [String] { text?.commaSeparatedItems() ?? [] }
 }
