@@ -46,8 +46,7 @@ extension AccountService {
                 outcome = .processed
             }
         }
-        let mark = S3Put(key: marker, body: [], contentType: "application/octet-stream", condition: .ifNoneMatch)
-        _ = try backend.put(mark, deadline: deadline)  // 412: a concurrent delivery marked it; the effect is the same
+        try markProcessed(marker, deadline: deadline)
         return outcome
     }
 
@@ -87,5 +86,12 @@ extension AccountService {
     /// A notification id as a key segment: itself when it is a safe one, else its SHA-256 in hex.
     static func markerName(_ id: String) -> String {
         ProviderSubject.isValid(id) && id.utf8.count <= 128 ? id : Hex.encode(SHA256.hash(id))
+    }
+
+    /// Marks a notification processed, after its idempotent effect (both kinds of Apple's
+    /// notifications). A 412 means a concurrent delivery marked it: the effect is the same.
+    func markProcessed(_ marker: String, deadline: Deadline) throws(AccountError) {
+        let mark = S3Put(key: marker, body: [], contentType: "application/octet-stream", condition: .ifNoneMatch)
+        _ = try backend.put(mark, deadline: deadline)
     }
 }

@@ -34,8 +34,7 @@ extension AccountService {
         else { return .unknownPurchase }
         let subscription = Subscription(purchase: purchase, status: status, expiryMs: expiryMs, product: product)
         _ = try updateProfile(account, deadline: deadline) { subscription.apply(to: &$0) }
-        let mark = S3Put(key: marker, body: [], contentType: "application/octet-stream", condition: .ifNoneMatch)
-        _ = try backend.put(mark, deadline: deadline)  // 412: a concurrent delivery marked it; the effect is the same
+        try markProcessed(marker, deadline: deadline)
         return .processed
     }
 }
