@@ -7,7 +7,7 @@ import SigV4
 /// prefix, and delete up to 1,000 of them per request, each for good (by version id).
 extension S3Client {
     /// DeleteObjects takes at most this many objects per request.
-    public static let maxBatchDelete = 1000
+    package static let maxBatchDelete = 1000
 
     /// One page (up to 1,000 entries) of ListObjectVersions under `prefix`, from `marker` on.
     func prepareListVersions(prefix: String, after marker: S3VersionListing.Marker?) -> PreparedCall<S3VersionListing> {

@@ -4,7 +4,7 @@ public struct S3ObjectVersion: Sendable, Equatable {
     public var key: String
     /// `null` for an object written while the bucket was not versioned.
     public var versionID: String
-    public var isDeleteMarker: Bool
+    package var isDeleteMarker: Bool
 
     public init(key: String, versionID: String, isDeleteMarker: Bool = false) {
         self.key = key

@@ -146,5 +146,5 @@ extension AccountService {
     static let secondPassMarginMs: Int64 = 60_000
 
     /// `record=deletion-done`: the template's lifecycle rule expires finished deletion records.
-    public static let doneDeletionTag = ("record", "deletion-done")
+    package static let doneDeletionTag = ("record", "deletion-done")
 }

@@ -4,11 +4,11 @@ import PlatformSupport
 /// and the free tier an expired or revoked purchase falls back to.
 public struct ProductCatalog: Sendable, Equatable {
     public struct Product: Sendable, Equatable {
-        public var tier: String
-        public var storageLimit: Int64
+        package var tier: String
+        package var storageLimit: Int64
     }
 
-    public static let free = Product(tier: "free", storageLimit: Profile.freeStorageLimit)
+    package static let free = Product(tier: "free", storageLimit: Profile.freeStorageLimit)
 
     public private(set) var products: [String: Product] = [:]
 

@@ -138,7 +138,7 @@ public struct ProviderLink: Sendable, Equatable {
     var linkID: String?
     /// Apple's `email-disabled` / `email-enabled` notifications: whether mail to the relay
     /// address is delivered. Nil until Apple has said.
-    public var emailDeliverable: Bool?
+    package var emailDeliverable: Bool?
 
     init(
         type: IdentityProvider, id: String, email: String?, displayName: String?, linkedAt: String, lastUsed: String,

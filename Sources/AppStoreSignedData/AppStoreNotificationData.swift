@@ -1,8 +1,8 @@
 /// A notification's `data`, with its nested JWSs verified and decoded.
 public struct AppStoreNotificationData: Sendable, Equatable {
-    public let appAppleId: Int64?
-    public let bundleId: String
-    public let bundleVersion: String?
+    package let appAppleId: Int64?
+    package let bundleId: String
+    package let bundleVersion: String?
     public let environment: AppStoreEnvironment
     /// From `signedTransactionInfo`, verified as a signed transaction.
     public let transaction: AppStoreTransaction?

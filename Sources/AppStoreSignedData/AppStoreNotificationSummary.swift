@@ -1,12 +1,12 @@
 /// A notification's `summary` (RENEWAL_EXTENSION, subtype SUMMARY): no purchase of one user.
 public struct AppStoreNotificationSummary: Sendable, Equatable {
-    public let requestIdentifier: String?
+    package let requestIdentifier: String?
     public let environment: AppStoreEnvironment
-    public let appAppleId: Int64?
-    public let bundleId: String
+    package let appAppleId: Int64?
+    package let bundleId: String
     public let productId: String?
-    public let succeededCount: Int64?
-    public let failedCount: Int64?
+    package let succeededCount: Int64?
+    package let failedCount: Int64?
 
     package init(_ p: PayloadReader) throws(AppStoreSignedDataError) {
         requestIdentifier = try p.optionalString("requestIdentifier")

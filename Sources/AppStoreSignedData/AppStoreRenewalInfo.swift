@@ -3,24 +3,24 @@
 /// bundle id: Apple's verifier checks only its environment, and so does this one.
 public struct AppStoreRenewalInfo: Sendable, Equatable {
     public let originalTransactionId: String
-    public let autoRenewProductId: String?
+    package let autoRenewProductId: String?
     public let productId: String?
     /// 1 when the subscription renews automatically, 0 when the user turned that off.
-    public let autoRenewStatus: Int?
-    public let isInBillingRetryPeriod: Bool?
-    public let expirationIntent: Int?
+    package let autoRenewStatus: Int?
+    package let isInBillingRetryPeriod: Bool?
+    package let expirationIntent: Int?
     /// Until when the user keeps access while Apple retries billing.
     public let gracePeriodExpiresDate: Int64?
-    public let priceIncreaseStatus: Int?
-    public let offerType: Int?
-    public let offerIdentifier: String?
+    package let priceIncreaseStatus: Int?
+    package let offerType: Int?
+    package let offerIdentifier: String?
     public let signedDate: Int64
     public let environment: AppStoreEnvironment
-    public let recentSubscriptionStartDate: Int64?
-    public let renewalDate: Int64?
+    package let recentSubscriptionStartDate: Int64?
+    package let renewalDate: Int64?
     public let appAccountToken: String?
-    public let currency: String?
-    public let renewalPrice: Int64?
+    package let currency: String?
+    package let renewalPrice: Int64?
 
     package init(_ p: PayloadReader) throws(AppStoreSignedDataError) {
         originalTransactionId = try p.string("originalTransactionId")

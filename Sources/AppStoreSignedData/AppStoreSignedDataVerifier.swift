@@ -47,7 +47,7 @@ public final class AppStoreSignedDataVerifier {
     }
 
     /// Signed renewal info, in an accepted environment (it names no bundle id).
-    public func verifyRenewalInfo(_ signedRenewalInfo: String) throws(AppStoreSignedDataError) -> AppStoreRenewalInfo {
+    package func verifyRenewalInfo(_ signedRenewalInfo: String) throws(AppStoreSignedDataError) -> AppStoreRenewalInfo {
         let renewalInfo = try AppStoreRenewalInfo(verifiedPayload(signedRenewalInfo, context: "renewal info"))
         try check(renewalInfo.environment, "renewal info")
         return renewalInfo

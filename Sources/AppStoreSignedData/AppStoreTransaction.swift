@@ -4,34 +4,34 @@
 /// are left out; unknown members are ignored.
 public struct AppStoreTransaction: Sendable, Equatable {
     public let originalTransactionId: String
-    public let transactionId: String
-    public let webOrderLineItemId: String?
-    public let bundleId: String
+    package let transactionId: String
+    package let webOrderLineItemId: String?
+    package let bundleId: String
     public let productId: String
-    public let subscriptionGroupIdentifier: String?
+    package let subscriptionGroupIdentifier: String?
     public let purchaseDate: Int64
-    public let originalPurchaseDate: Int64?
+    package let originalPurchaseDate: Int64?
     /// For a subscription: when this period ends.
     public let expiresDate: Int64?
-    public let quantity: Int?
+    package let quantity: Int?
     /// "Auto-Renewable Subscription", "Non-Consumable", "Consumable", "Non-Renewing Subscription".
     public let type: String?
     /// The UUID the app set at purchase (lowercase), if it set one.
     public let appAccountToken: String?
-    public let inAppOwnershipType: String?
+    package let inAppOwnershipType: String?
     public let signedDate: Int64
     /// Set when Apple refunded or revoked the transaction: 0 (other reason) or 1 (an app issue).
-    public let revocationReason: Int?
+    package let revocationReason: Int?
     public let revocationDate: Int64?
-    public let isUpgraded: Bool?
-    public let offerType: Int?
-    public let offerIdentifier: String?
+    package let isUpgraded: Bool?
+    package let offerType: Int?
+    package let offerIdentifier: String?
     public let environment: AppStoreEnvironment
-    public let storefront: String?
-    public let transactionReason: String?
-    public let currency: String?
+    package let storefront: String?
+    package let transactionReason: String?
+    package let currency: String?
     /// In milliunits of `currency`.
-    public let price: Int64?
+    package let price: Int64?
 
     /// Whether Apple has refunded or revoked it.
     public var isRevoked: Bool { revocationDate != nil }

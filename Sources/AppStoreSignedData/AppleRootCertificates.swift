@@ -10,7 +10,7 @@ public enum AppleRootCertificates {
     /// SHA-256 fingerprint of the DER:
     /// 63:34:3A:BF:B8:9A:6A:03:EB:B5:7E:9B:3F:5F:A7:BE:7C:4F:5C:75:6F:30:17:B3:A8:C4:88:C3:65:3E:91:79
     /// (asserted by AppleRootCertificatesTests).
-    public static let appleRootCAG3PEM = """
+    package static let appleRootCAG3PEM = """
         -----BEGIN CERTIFICATE-----
         MIICQzCCAcmgAwIBAgIILcX8iNLFS5UwCgYIKoZIzj0EAwMwZzEbMBkGA1UEAwwS
         QXBwbGUgUm9vdCBDQSAtIEczMSYwJAYDVQQLDB1BcHBsZSBDZXJ0aWZpY2F0aW9u

@@ -23,7 +23,7 @@ public final class P256PrivateKey: CustomStringConvertible, CustomDebugStringCon
 
     private let pkey: OpaquePointer
     /// The matching public key.
-    public let publicKey: P256PublicKey
+    package let publicKey: P256PublicKey
 
     public init(pem: String) throws(KeyError) {
         guard let blocks = PEM.blocks(pem), blocks.count == 1, blocks[0].label == "PRIVATE KEY" else {

@@ -20,7 +20,7 @@ public final class P256PublicKey {
 
     let pkey: OpaquePointer
     /// The key's DER `SubjectPublicKeyInfo` (91 bytes).
-    public let subjectPublicKeyInfo: [UInt8]
+    package let subjectPublicKeyInfo: [UInt8]
 
     /// From the uncompressed point `04 ‖ x ‖ y` (65 bytes).
     public convenience init(uncompressedPoint point: [UInt8]) throws(KeyError) {
@@ -79,7 +79,7 @@ public final class P256PublicKey {
     }
 
     /// The uncompressed point `04 ‖ x ‖ y`.
-    public var uncompressedPoint: [UInt8] { Array(subjectPublicKeyInfo.suffix(Self.uncompressedPointByteCount)) }
+    package var uncompressedPoint: [UInt8] { Array(subjectPublicKeyInfo.suffix(Self.uncompressedPointByteCount)) }
 
     /// ES256: ECDSA P-256 with SHA-256 over `message`, `signature` in the JWS form `r ‖ s`
     /// (exactly 64 bytes). Anything else, including a DER signature, r or s zero or not below

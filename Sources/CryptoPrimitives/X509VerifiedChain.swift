@@ -6,9 +6,9 @@ public struct X509VerifiedChain {
     public let intermediate: X509Certificate
     public let root: X509Certificate
     /// The latest notBefore of the three (seconds since the epoch).
-    public let validFrom: Int64
+    package let validFrom: Int64
     /// The earliest notAfter of the three: from this second on, one of them has expired.
-    public let validUntil: Int64
+    package let validUntil: Int64
 
     init(leaf: X509Certificate, intermediate: X509Certificate, root: X509Certificate) {
         self.leaf = leaf

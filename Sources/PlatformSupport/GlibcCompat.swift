@@ -14,7 +14,7 @@ import Glibc
 /// Public although no Swift module calls it: its user is the standard library, through the C
 /// symbol, which must stay a global definition the static linker can bind to.
 @_cdecl("hypotf")
-public func _platformSupportHypotf(_ x: Float, _ y: Float) -> Float {
+package func _platformSupportHypotf(_ x: Float, _ y: Float) -> Float {
     if x.isInfinite || y.isInfinite { return .infinity }  // IEEE 754: even when the other is NaN
     let a = Double(x), b = Double(y)
     return Float((a * a + b * b).squareRoot())

@@ -7,21 +7,21 @@ import PlatformSupport
 public struct AppleRevocationSettings: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible,
     CustomReflectable
 {
-    public static let defaultAuthURL = "https://appleid.apple.com"
+    package static let defaultAuthURL = "https://appleid.apple.com"
     /// Apple's Team IDs and Key IDs: ten characters, uppercase letters and digits.
     static let identifierLength = 10
     static let maxClientIDBytes = 255
 
     /// `iss` of `client_secret`.
-    public let teamID: String
+    package let teamID: String
     /// `kid` of `client_secret`.
     public let keyID: String
     /// `client_id` at `/auth/token` and `/auth/revoke`, and `sub` of `client_secret`; the `aud` of
     /// the id_token Apple returns.
-    public let clientID: String
+    package let clientID: String
     /// `scheme://host[:port][/path]` without a trailing slash; `/auth/token` and `/auth/revoke`
     /// are appended.
-    public let authURL: String
+    package let authURL: String
     public let keySource: AppleKeySource
 
     package init(teamID: String, keyID: String, clientID: String, authURL: String, keySource: AppleKeySource) {

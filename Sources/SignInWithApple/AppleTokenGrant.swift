@@ -6,7 +6,7 @@ public struct AppleTokenGrant: Sendable, Equatable, CustomStringConvertible, Cus
 {
     public let idToken: String
     public let refreshToken: String?
-    public let accessToken: String?
+    package let accessToken: String?
 
     package init(idToken: String, refreshToken: String?, accessToken: String?) {
         self.idToken = idToken
@@ -16,7 +16,7 @@ public struct AppleTokenGrant: Sendable, Equatable, CustomStringConvertible, Cus
 
     /// The token that ends the user's authorization at Apple: the refresh token, or the access
     /// token when Apple sent no refresh token. An exchange never yields a grant with neither.
-    public var revocable: (token: String, kind: AppleTokenKind) {
+    package var revocable: (token: String, kind: AppleTokenKind) {
         if let refreshToken { return (refreshToken, .refreshToken) }
         return (accessToken ?? "", .accessToken)
     }

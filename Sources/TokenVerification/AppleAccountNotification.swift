@@ -9,5 +9,5 @@ public struct AppleAccountNotification: Sendable, Equatable {
     /// The notification's `jti`: each is processed at most once.
     public var notificationID: String
     /// `events.event_time` when present (Apple sends seconds; kept as sent).
-    public var eventTime: Int64?
+    package var eventTime: Int64?
 }
