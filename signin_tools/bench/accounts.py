@@ -4,7 +4,6 @@ import base64
 import hashlib
 import json
 import os
-import re
 import statistics
 import time
 import uuid
@@ -12,7 +11,7 @@ from pathlib import Path
 
 from ..repo import ROOT
 from ..standins import LocalDeployment
-from .stats import pct, timed
+from .stats import network_lines, pct, timed
 
 N_SIGNIN, N_SIGNUP = int(os.environ["N_SIGNIN"]), int(os.environ["N_SIGNUP"])
 N_REFRESH = int(os.environ.get("N_REFRESH", os.environ["N_SIGNIN"]))
@@ -99,11 +98,6 @@ class Boto3Baseline:
 
 def b64(s):
     return base64.urlsafe_b64decode(s + "=" * (-len(s) % 4))
-
-
-def network_lines(log_text, since):
-    found = re.findall(r"network requests=(\d+) rounds=(\d+)", log_text[since:])
-    return [(int(a), int(b)) for a, b in found]
 
 
 def main():

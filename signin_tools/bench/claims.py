@@ -1,6 +1,5 @@
 """Driver for scripts/bench.d/45-claims (see there): warm claimPurchase end to end on moto."""
 import os
-import re
 import statistics
 import time
 import uuid
@@ -8,7 +7,7 @@ from pathlib import Path
 
 from ..repo import ROOT
 from ..standins import LocalDeployment
-from .stats import pct, timed
+from .stats import network_lines, pct, timed
 
 N_CLAIMS = int(os.environ["N_CLAIMS"])
 BIN = Path(os.environ["SIGNIN_RELEASE_DIR"])
@@ -38,7 +37,7 @@ def main():
             answer = link.invoke({"refreshToken": token, "action": "claimPurchase", "signedTransaction": next(it)})
             assert answer["success"] and answer["data"]["status"] == "claimed", answer.get("error")
         claims = timed(claim, N_CLAIMS)
-        network = [tuple(map(int, m)) for m in re.findall(r"network requests=(\d+) rounds=(\d+)", link.logs()[mark:])]
+        network = network_lines(link.logs(), mark)
         tokens = [local.idp.apple_token(sub) for _ in range(N_CLAIMS)]
         it2 = iter(tokens)
         signins = timed(lambda: signin.invoke({"provider": "apple", "idToken": next(it2), "intent": "signin"}), N_CLAIMS)

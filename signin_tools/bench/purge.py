@@ -2,7 +2,6 @@
 the same purge written the usual way with boto3."""
 import concurrent.futures
 import os
-import re
 import statistics
 import time
 import uuid
@@ -10,6 +9,7 @@ from pathlib import Path
 
 from ..repo import ROOT
 from ..standins import LocalDeployment
+from .stats import network_lines
 
 N_OBJECTS, N_RUNS = int(os.environ["N_OBJECTS"]), int(os.environ["N_RUNS"])
 BIN = Path(os.environ["SIGNIN_RELEASE_DIR"])
@@ -79,8 +79,8 @@ def main():
             swift.append((time.perf_counter() - t) * 1000)
             assert answer["success"] and answer["data"]["purge"] == "complete", answer
             assert count_versions(s3, bucket, prefix) == 0, "the delete left versions"
-            found = re.findall(r"network requests=(\d+) rounds=(\d+)", link.logs()[mark:])
-            network.append(tuple(int(x) for x in found[-1]) if found else (0, 0))
+            found = network_lines(link.logs(), mark)
+            network.append(found[-1] if found else (0, 0))
 
             other = f"users/{uuid.uuid4()}/"
             fill(s3, bucket, other, N_OBJECTS)

@@ -1,6 +1,14 @@
 """Small helpers the bench drivers share."""
+import re
 import sys
 import time
+
+
+def network_lines(log_text: str, since: int = 0) -> list[tuple[int, int]]:
+    """(requests, rounds) of every `network requests=… rounds=…` debug line the functions logged
+    after offset `since` of their log."""
+    found = re.findall(r"network requests=(\d+) rounds=(\d+)", log_text[since:])
+    return [(int(a), int(b)) for a, b in found]
 
 
 def pct(values, p):

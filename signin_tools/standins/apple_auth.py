@@ -46,7 +46,6 @@ class AppleAuthServer(LoopbackHTTPServer):
         self.key_id = key_id
         self.key = ec.generate_private_key(ec.SECP256R1())
         self.codes = {}  # code -> (sub, email, expires_at)
-        self.issued = {}  # refresh or access token -> sub
         self.revoked = []  # (token, hint), in arrival order
         self.requests = {"token": 0, "revoke": 0}
         self.id_token_sub_override = None
@@ -131,9 +130,6 @@ class AppleAuthServer(LoopbackHTTPServer):
         sub, email, _ = entry
         token_sub = self.id_token_sub_override or sub
         refresh, access = _opaque("r"), _opaque("a")
-        with self._lock:
-            self.issued[refresh] = token_sub
-            self.issued[access] = token_sub
         id_token = self.idp.mint("apple", self.idp.apple_claims(token_sub, email=email, aud=self.client_id))
         return 200, {"access_token": access, "token_type": "Bearer", "expires_in": 3600, "refresh_token": refresh,
                      "id_token": id_token}
