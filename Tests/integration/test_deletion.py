@@ -11,7 +11,7 @@ import uuid as uuidlib
 
 import pytest
 
-from service_support import apple_sub, google_sub, ok, refused, url_event, via_url
+from service_support import apple_sub, google_sub, ok, refused, scheduled_event, url_event, via_url
 from signin_tools.standins import AppleAuthServer, FaultProxy
 
 
@@ -111,9 +111,7 @@ def test_a_purge_that_does_not_fit_is_pending_and_the_scheduled_run_finishes_bot
     refused(svc.refresh(refreshToken=data["refreshToken"]), "SESSION_INVALID", "refresh after the deletion")
     assert versions_under(svc, f"users/{uuid}/"), "nothing was left for the scheduled run"
 
-    scheduled = {"version": "0", "id": str(uuidlib.uuid4()), "detail-type": "Scheduled Event", "source": "aws.events",
-                 "account": "123456789012", "time": "2026-11-23T10:00:00Z", "region": "us-east-1",
-                 "resources": ["arn:aws:events:us-east-1:123456789012:rule/hourly"], "detail": {}}
+    scheduled = scheduled_event()
     summary = ok(svc.link(**scheduled))
     assert set(summary) == {"purged", "pending"} and summary["purged"] >= 1, f"scheduled run: {summary}"
     assert versions_under(svc, f"users/{uuid}/") == [], "the scheduled run left versions"

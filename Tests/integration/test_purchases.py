@@ -28,9 +28,7 @@ def pki():
 @pytest.fixture
 def store(svc, pki):
     """auth-link with purchases on, trusting the test PKI's root."""
-    return svc.start("auth-link", APPSTORE_BUNDLE_ID=AppStorePKI.BUNDLE_ID, APPSTORE_ENVIRONMENTS="Production,Sandbox",
-                     APPSTORE_PRODUCTS=f"{PRODUCT}=premium:{STORAGE}", APPSTORE_ROOT_CERTS=pki["root"].pem,
-                     APPSTORE_APP_APPLE_ID=str(AppStorePKI.APP_APPLE_ID))
+    return svc.start("auth-link", **pki.function_env())
 
 
 def new_purchase_id() -> str:
@@ -38,15 +36,7 @@ def new_purchase_id() -> str:
 
 
 def transaction(pki, otid: str, owner: str | None, **claims) -> str:
-    now = int(time.time() * 1000)
-    payload = {"originalTransactionId": otid, "transactionId": new_purchase_id(), "signedDate": now,
-               "purchaseDate": now - DAY_MS, "expiresDate": now + 29 * DAY_MS, **claims}
-    if owner is not None:
-        payload["appAccountToken"] = owner
-    spec = {"kind": "transaction", "claims": payload}
-    if owner is None:
-        spec["drop"] = ["appAccountToken"]
-    return pki.sign(spec)
+    return pki.transaction(otid, owner, **claims)
 
 
 def notification(pki, otid: str, kind: str, subtype: str | None = None, signed_ms: int | None = None,
@@ -113,8 +103,7 @@ def test_concurrent_claims_of_one_purchase_by_two_accounts_leave_one_owner(svc, 
     accounts = [account(svc) for _ in range(2)]
     events = [{"refreshToken": d["refreshToken"], "action": "claimPurchase", "signedTransaction": transaction(pki, otid, None)}
               for _, d in accounts]
-    answers = svc.parallel("auth-link", events, APPSTORE_BUNDLE_ID=AppStorePKI.BUNDLE_ID,
-                           APPSTORE_PRODUCTS=f"{PRODUCT}=premium:{STORAGE}", APPSTORE_ROOT_CERTS=pki["root"].pem)
+    answers = svc.parallel("auth-link", events, **pki.function_env())
     codes = sorted("claimed" if a.get("success") else a["error"]["code"] for a in answers)
     assert codes == ["PURCHASE_BELONGS_TO_OTHER_ACCOUNT", "claimed"], f"outcomes {codes}"
     owner = svc.read_object(f"purchases/apple/{otid}")["body"].decode()

@@ -38,12 +38,11 @@ import os
 import random
 import threading
 import time
-import uuid as uuidlib
 from pathlib import Path
 
 import pytest
 
-from service_support import Service, account_of, session_id_of
+from service_support import Service, account_of, scheduled_event, session_id_of
 from signin_tools.standins import AppleAuthServer, FaultProxy, MotoServer
 from signin_tools.standins.appstore_pki import AppStorePKI
 
@@ -58,9 +57,6 @@ FUNCTION_TIMEOUT = 10  # seconds, as template.yaml's functions
 # The longest grace (docs/API.md rule 2): a refresh whose answer was lost stays retryable until the
 # checks, so a live session's latest delivered token must still refresh then.
 GRACE_SECONDS = 300
-PRODUCT = AppStorePKI.PRODUCT_ID
-STORAGE = 1099511627776
-DAY_MS = 86_400_000
 OP_WEIGHTS = {"signin": 16, "refresh": 22, "list": 4, "signout": 5, "link": 11, "unlink": 7, "delete": 3, "claim": 10,
               "replay": 4}
 ROOT = Path(__file__).resolve().parents[2]
@@ -432,10 +428,7 @@ class Storm:
             self.drop(held, s)
 
     def transaction(self, otid: str) -> str:
-        now = int(time.time() * 1000)
-        payload = {"originalTransactionId": otid, "transactionId": str(2_000_000_000_000_000 + random.randrange(10**15)),
-                   "signedDate": now, "purchaseDate": now - DAY_MS, "expiresDate": now + 29 * DAY_MS}
-        return self.pki.sign({"kind": "transaction", "claims": payload, "drop": ["appAccountToken"]})
+        return self.pki.transaction(otid)
 
     def op_claim(self, c, rng, held, s: Session) -> None:
         otid = rng.choice(self.purchases)
@@ -472,9 +465,7 @@ class Storm:
         self.proxy.set_rate(0.0)
         self.calls()
         # The scheduled run finishes what failed deletions left (the first purge pass).
-        scheduled = {"version": "0", "id": str(uuidlib.uuid4()), "detail-type": "Scheduled Event", "source": "aws.events",
-                     "account": "123456789012", "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-                     "region": "us-east-1", "resources": ["arn:aws:events:us-east-1:123456789012:rule/hourly"], "detail": {}}
+        scheduled = scheduled_event()
         for _ in range(2):
             answer = self.probe("auth-link", scheduled, "check: scheduled run")
             self.check("scheduled run", bool(answer and answer["success"]),
@@ -668,8 +659,7 @@ def test_storm(storm_moto, idp, tmp_path, capsys):
         storm_moto.put_secure_parameter(key_parameter, apple.private_key_pem())
         link_env = {k: v for k, v in apple.function_env().items() if k != "APPLE_PRIVATE_KEY"}
         link_env.update(APPLE_PRIVATE_KEY_PARAMETER=key_parameter,  # read from SSM at init, through the proxy
-                        APPSTORE_BUNDLE_ID=AppStorePKI.BUNDLE_ID, APPSTORE_ENVIRONMENTS="Production,Sandbox",
-                        APPSTORE_PRODUCTS=f"{PRODUCT}=premium:{STORAGE}", APPSTORE_ROOT_CERTS=pki["root"].pem)
+                        **pki.function_env())
         svc = Service(storm_moto, idp, tmp_path)
         try:
             storm = Storm(svc, proxy, pki, apple, link_env, config)

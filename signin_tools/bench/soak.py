@@ -24,7 +24,6 @@ counted as unexpected):
 Every loop is bounded: N invocations per function, each with a 30 s timeout, the whole run capped
 by `max_seconds`.
 """
-import base64
 import json
 import os
 import random
@@ -34,9 +33,9 @@ import uuid as uuidlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..events import apple_sub, forged, google_sub, scheduled_event, session_id_of, url_event
 from ..repo import ROOT
 from ..standins import LocalDeployment
-from ..standins.appstore_pki import AppStorePKI
 from ..standins.idp import SigningKey
 from .stats import pct
 
@@ -76,32 +75,6 @@ def sample(pid: int) -> dict:
 
 
 # ------------------------------------------------------------------ events
-
-def url_event(body: str) -> dict:
-    """What a Lambda Function URL sends for `POST /` (HTTP payload format 2.0)."""
-    return {
-        "version": "2.0", "routeKey": "$default", "rawPath": "/", "rawQueryString": "",
-        "headers": {"content-type": "application/json", "host": "abc123.lambda-url.us-east-1.on.aws"},
-        "requestContext": {"accountId": "anonymous", "apiId": "abc123", "domainName": "abc123.lambda-url.us-east-1.on.aws",
-                           "requestId": str(uuidlib.uuid4()), "routeKey": "$default", "stage": "$default",
-                           "timeEpoch": int(time.time() * 1000),
-                           "http": {"method": "POST", "path": "/", "protocol": "HTTP/1.1", "sourceIp": "192.0.2.10"}},
-        "body": body, "isBase64Encoded": False,
-    }
-
-
-def forged(token: str) -> str:
-    """The same account and session with a secret the session never issued."""
-    body = token[4:]
-    raw = bytearray(base64.urlsafe_b64decode(body + "=" * (-len(body) % 4)))
-    raw[-1] ^= 0x01
-    return "rt1_" + base64.urlsafe_b64encode(bytes(raw)).rstrip(b"=").decode()
-
-
-def session_id(token: str) -> str:
-    body = token[4:]
-    return base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))[16:32].hex()
-
 
 def oversize_direct() -> bytes:
     return json.dumps({"provider": "apple", "idToken": "x" * 100_000}).encode()
@@ -188,12 +161,6 @@ class Mix:
 
     # -- state helpers
 
-    def new_apple(self) -> str:
-        return f"001234.{uuidlib.uuid4().hex}.0001"
-
-    def new_google(self) -> str:
-        return str(100000000000000000000 + uuidlib.uuid4().int % 10**20)
-
     def pick(self, cond=lambda a: True) -> Account | None:
         candidates = [a for a in self.accounts if cond(a)]
         return self.rng.choice(candidates) if candidates else None
@@ -209,15 +176,7 @@ class Mix:
         return str(self.otid)
 
     def transaction(self, otid: str, owner: str | None) -> str:
-        now = int(time.time() * 1000)
-        claims = {"originalTransactionId": otid, "transactionId": self.next_otid(), "signedDate": now,
-                  "purchaseDate": now - DAY_MS, "expiresDate": now + 29 * DAY_MS}
-        spec = {"kind": "transaction", "claims": claims}
-        if owner is None:
-            spec["drop"] = ["appAccountToken"]
-        else:
-            claims["appAccountToken"] = owner
-        return self.pki.sign(spec)
+        return self.pki.transaction(otid, owner, transaction_id=self.next_otid())
 
     # -- auth-signin
 
@@ -233,7 +192,7 @@ class Mix:
                 a.sessions.append(Session(data["refreshToken"], provider))
             return ms
         if r < 0.48 or not self.accounts:
-            sub = self.new_apple()
+            sub = apple_sub()
             data, ms = self.expect(fn, "signup", {"provider": "apple", "idToken": self.idp.apple_token(sub), "intent": "signup"}, {"ok"})
             if data:
                 self.accounts.append(Account(data["user"]["serviceUserID"], sub, sessions=[Session(data["refreshToken"], "apple")]))
@@ -255,10 +214,10 @@ class Mix:
             return self.expect(fn, "signup-existing", {"provider": "apple", "idToken": self.idp.apple_token(a.apple), "intent": "signup"},
                                {"ACCOUNT_ALREADY_EXISTS"})[1]
         if r < 0.60:
-            return self.expect(fn, "signin-unknown", {"provider": "google", "idToken": self.idp.google_token(self.new_google()),
+            return self.expect(fn, "signin-unknown", {"provider": "google", "idToken": self.idp.google_token(google_sub()),
                                                       "intent": "signin"}, {"ACCOUNT_NOT_FOUND"})[1]
         if r < 0.75:
-            sub = self.new_apple()
+            sub = apple_sub()
             kind = self.rng.randrange(5)
             token = [lambda: "eyJhbGciOiJSUzI1NiJ9.e30.c2ln",
                      lambda: self.idp.apple_token(sub)[:-4] + "AAAA",
@@ -297,7 +256,7 @@ class Mix:
         if a is not None and len(a.sessions) >= 2 and r < 0.71:
             keep, gone = a.sessions[0], a.sessions.pop()
             return self.expect(fn, "signoutSession", {"refreshToken": keep.token, "action": "signoutSession",
-                                                      "sessionId": session_id(gone.token)}, {"ok"})[1]
+                                                      "sessionId": session_id_of(gone.token)}, {"ok"})[1]
         reusable = [(acc, s) for acc in self.accounts for s in acc.sessions if s.stale]
         if reusable and r < 0.74:
             acc, s = self.rng.choice(reusable)
@@ -328,7 +287,7 @@ class Mix:
         a = self.pick(lambda acc: apple_session(acc) is not None)
         r = self.draw(0.58)
         if a is not None and not a.google and r < 0.10:
-            g = self.new_google()
+            g = google_sub()
             data, ms = self.expect(fn, "link", {"refreshToken": apple_session(a).token, "provider": "google",
                                                 "idToken": self.idp.google_token(g)}, {"ok"})
             if data:
@@ -371,14 +330,11 @@ class Mix:
             kind = self.rng.choice(["email-disabled", "email-enabled"])
             return self.expect(fn, "apple-notification", {"payload": self.idp.apple_notification(a.apple, kind)}, {"ok"}, url=True)[1]
         if r < 0.58:
-            event = {"version": "0", "id": str(uuidlib.uuid4()), "detail-type": "Scheduled Event", "source": "aws.events",
-                     "account": "123456789012", "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "region": "us-east-1",
-                     "resources": ["arn:aws:events:us-east-1:123456789012:rule/hourly"], "detail": {}}
-            return self.expect(fn, "scheduled-run", event, {"ok"})[1]
+            return self.expect(fn, "scheduled-run", scheduled_event(), {"ok"})[1]
         if a is not None and r < 0.68:
             action = self.rng.choice(["link", "unlink", "delete", "claimPurchase"])
             event = {"refreshToken": forged(apple_session(a).token), "action": action, "provider": "google",
-                     "idToken": self.idp.google_token(self.new_google()), "signedTransaction": "a.b.c"}
+                     "idToken": self.idp.google_token(google_sub()), "signedTransaction": "a.b.c"}
             # a claim checks the transaction before the session: "a.b.c" is refused as INVALID_PURCHASE first
             return self.expect(fn, f"forged-{action}", event, {"SESSION_INVALID", "INVALID_REQUEST", "INVALID_PURCHASE"})[1]
         if a is not None and r < 0.75:
@@ -406,8 +362,7 @@ def run(bin_dir: Path, n: int, warmup: int, samples: int = 8, windows: int = 10,
     unexpected; and the seed and wall time."""
     seed = seed if seed is not None else random.SystemRandom().randrange(2**32)
     log_dir = Path(log_dir or ROOT / "bench-out" / "soak-logs")
-    env = {"APPSTORE_APP_APPLE_ID": str(AppStorePKI.APP_APPLE_ID),
-           # Link, unlink and delete need a recent sign-in; the pool's sessions are up to a run old.
+    env = {  # Link, unlink and delete need a recent sign-in; the pool's sessions are up to a run old.
            "RECENT_AUTH_SECONDS": "86400"}
     local = LocalDeployment(bin_dir, log_dir=log_dir, extra_env=env)
     started = time.monotonic()

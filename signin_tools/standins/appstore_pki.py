@@ -25,6 +25,7 @@ signed by the leaf as Apple signs App Store data (see ``AppStorePKI.sign`` for t
 import base64
 import datetime
 import json
+import random
 import sys
 import time
 import uuid
@@ -185,6 +186,28 @@ class AppStorePKI:
                     "data": {"appAppleId": self.APP_APPLE_ID, "bundleId": self.BUNDLE_ID, "bundleVersion": "42",
                              "environment": "Production", "status": 1}}
         raise ValueError(kind)
+
+    def function_env(self) -> dict:
+        """auth-link's App Store configuration trusting this PKI's root, with the one product
+        (premium, 1 TiB) every caller uses: the local deployment, the tests, the storm, the soak."""
+        return {"APPSTORE_BUNDLE_ID": self.BUNDLE_ID, "APPSTORE_ENVIRONMENTS": "Production,Sandbox",
+                "APPSTORE_PRODUCTS": f"{self.PRODUCT_ID}=premium:1099511627776", "APPSTORE_ROOT_CERTS": self["root"].pem,
+                "APPSTORE_APP_APPLE_ID": str(self.APP_APPLE_ID)}
+
+    def transaction(self, otid: str, owner: str | None = None, transaction_id: str | None = None, **claims) -> str:
+        """A signed subscription transaction of purchase ``otid``, signed now and expiring in 29
+        days; ``owner`` the appAccountToken (none when None); ``claims`` merged over it."""
+        now = int(time.time() * 1000)
+        day = 86_400_000
+        payload = {"originalTransactionId": otid,
+                   "transactionId": transaction_id or str(2_000_000_000_000_000 + random.randrange(10**15)),
+                   "signedDate": now, "purchaseDate": now - day, "expiresDate": now + 29 * day, **claims}
+        spec = {"kind": "transaction", "claims": payload}
+        if owner is None:
+            spec["drop"] = ["appAccountToken"]
+        else:
+            payload["appAccountToken"] = owner
+        return self.sign(spec)
 
     def sign(self, spec: dict) -> str:
         """A compact JWS as Apple makes them: header ``{"alg": "ES256", "x5c": [leaf, intermediate,

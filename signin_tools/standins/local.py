@@ -46,9 +46,7 @@ class LocalDeployment:
 
     def env(self) -> dict:
         env = {**self.moto.function_env(), **self.idp.function_env(), **self.apple.function_env(),
-               "APPSTORE_BUNDLE_ID": AppStorePKI.BUNDLE_ID, "APPSTORE_ENVIRONMENTS": "Production,Sandbox",
-               "APPSTORE_PRODUCTS": f"{AppStorePKI.PRODUCT_ID}=premium:1099511627776",
-               "APPSTORE_ROOT_CERTS": self.store_pki["root"].pem, "AWS_LAMBDA_LOG_LEVEL": "INFO"}
+               **self.store_pki.function_env(), "AWS_LAMBDA_LOG_LEVEL": "INFO"}
         env.update(self.extra_env)
         return env
 
