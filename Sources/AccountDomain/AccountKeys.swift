@@ -20,6 +20,11 @@ public enum AccountKeys {
     /// An App Store purchase's claim: the owning account's UUID (docs/API.md, `claimPurchase`).
     static func purchaseClaim(_ originalTransactionID: String) -> String { "purchases/apple/\(originalTransactionID)" }
 
+    /// The newest verified state of an App Store purchase (`PurchaseState`); outlives the account.
+    static func purchaseState(_ originalTransactionID: String) -> String {
+        "purchases/apple-state/\(originalTransactionID).json"
+    }
+
     /// Marker that one of Apple's notifications was processed (at most once each).
     static func notificationMarker(_ kind: String, _ id: String) -> String { "notifications/\(kind)/\(id)" }
 

@@ -20,12 +20,23 @@ public struct ClaimOutcome: Sendable {
 ///    the deletion commits in that document, so it sees every listed claim);
 /// 3. the claim file, created only if absent; losing that race to another account takes the
 ///    listing back out and refuses;
-/// 4. the subscription in profile.json (`If-Match`, monotonic in `signedDate`).
+/// 4. the purchase's state (`purchases/apple-state/`): the newest of what is stored, the presented
+///    transaction and Apple's answer (contract v3), so a transaction signed before a refund or
+///    expiry the service has seen never makes the purchase active again;
+/// 5. that state merged into profile.json's `subscription` (`If-Match`, monotonic per purchase in
+///    `signedDate`), which is the best of every purchase the account claimed.
 /// A stop after 2 leaves a listing without a file (harmless: deletion only removes a file that
 /// names the account); a retry finishes the claim.
 extension AccountService {
+    /// - Parameters:
+    ///   - product: the presented transaction's product (the caller checked this deployment sells it).
+    ///   - catalog: what each product grants, for a stored state naming another product of the group.
+    ///   - appleStatus: the purchase's current state as the App Store Server API reports it (nil:
+    ///     not configured, unreachable, or nothing newer), asked once the claim is the account's.
     public func claimPurchase(
-        token: String, purchase: StorePurchase, product: ProductCatalog.Product, deadline: Deadline
+        token: String, purchase: StorePurchase, product: ProductCatalog.Product,
+        catalog: ProductCatalog = ProductCatalog(), deadline: Deadline,
+        appleStatus: (Deadline) -> PurchaseState? = { _ in nil }
     ) throws(AccountError) -> ClaimOutcome {
         guard purchase.hasValidID else { throw .invalidPurchase("the original transaction id is not Apple's shape") }
         let key = AccountKeys.purchaseClaim(purchase.originalTransactionID)
@@ -58,8 +69,16 @@ extension AccountService {
                 }
             }
         }
-        let subscription = Subscription(purchase: purchase, product: product, nowMs: environment.now())
-        account = try updateProfile(account, deadline: deadline) { subscription.apply(to: &$0) }
+        // The newer of the presented transaction, Apple's answer and the stored state (read only
+        // now that the claim file exists: a notification that stores a state after this read
+        // finds the claim and brings its news to the account itself).
+        let id = purchase.originalTransactionID
+        let presented = PurchaseState(transaction: purchase, nowMs: environment.now())
+        let newest = try recordPurchaseState(id, presented.newer(appleStatus(deadline)), deadline: deadline)
+        let entry = Subscription(
+            originalTransactionID: id, state: newest,
+            product: AccountService.product(of: newest, in: catalog, fallback: product))
+        account = try updateProfile(account, deadline: deadline) { entry.apply(to: &$0) }
         return ClaimOutcome(status: status, account: account)
     }
 

@@ -6,35 +6,57 @@ public enum StoreNotificationOutcome: String, Sendable {
     case processed
     /// This notification (its `notificationUUID`) was processed before.
     case duplicate
-    /// No account has claimed the purchase (yet): nothing changes; the claim brings its state.
+    /// No live account has claimed the purchase (yet): its state is kept, and the claim applies it.
     case unknownPurchase
 }
 
-/// App Store Server Notifications V2, applied to the account that claimed the purchase: the
-/// subscription in profile.json moves to what the notification says, unless the stored state
-/// was signed later (monotonic in `signedDate`). Each notification is processed at most once: a
-/// marker per `notificationUUID`, written after the (idempotent) effect, so Apple's retry after
-/// a failure applies it and a replay does nothing.
+/// App Store Server Notifications V2. The purchase's state (`purchases/apple-state/`) takes what
+/// the notification says, claimed or not, unless the stored state was signed later; then the
+/// account that claimed the purchase merges the newest state into its subscription (monotonic
+/// per purchase in `signedDate`; the entitlement is the best of its purchases). The state is
+/// written before the claim is read, so a claim racing this notification either is seen here or
+/// reads the state after it was stored. Each notification is processed at most once: a marker per
+/// `notificationUUID`, written after the (idempotent) effect, so Apple's retry after a failure
+/// applies it and a replay does nothing.
 extension AccountService {
     public func applyStoreNotification(
-        _ notificationID: String, subscription purchase: StorePurchase, status: Subscription.Status,
-        expiryMs: Int64?, product: ProductCatalog.Product, deadline: Deadline
+        _ notificationID: String, originalTransactionID id: String, state: PurchaseState,
+        product: ProductCatalog.Product, catalog: ProductCatalog = ProductCatalog(), deadline: Deadline
     ) throws(AccountError) -> StoreNotificationOutcome {
         let marker = AccountKeys.notificationMarker("appstore", AccountService.markerName(notificationID))
-        guard purchase.hasValidID else { return .unknownPurchase }
-        let claimKey = AccountKeys.purchaseClaim(purchase.originalTransactionID)
-        var reads = Round()
-        let markerSlot = reads.get(marker), claimSlot = reads.get(claimKey)
-        let answers = backend.run(reads, deadline: deadline)
-        if try answers.value(markerSlot) != nil { return .duplicate }
-        guard let uuid = try mapping(answers.value(claimSlot), key: claimKey)?.uuid else { return .unknownPurchase }
+        guard StorePurchase.isValidID(id) else { return .unknownPurchase }
+        if try backend.get(marker, deadline: deadline) != nil { return .duplicate }
+        let newest = try recordPurchaseState(id, state, deadline: deadline)
+        let claimKey = AccountKeys.purchaseClaim(id)
+        guard let uuid = try mapping(backend.get(claimKey, deadline: deadline), key: claimKey)?.uuid else {
+            return .unknownPurchase
+        }
         let docs = try readAccount(uuid, deadline: deadline)
         guard let account = try account(uuid: uuid, profile: docs.profile, providers: docs.providers),
             !account.providers.isDeleted
         else { return .unknownPurchase }
-        let subscription = Subscription(purchase: purchase, status: status, expiryMs: expiryMs, product: product)
-        _ = try updateProfile(account, deadline: deadline) { subscription.apply(to: &$0) }
+        let entry = Subscription(
+            originalTransactionID: id, state: newest,
+            product: AccountService.product(of: newest, in: catalog, fallback: product))
+        _ = try updateProfile(account, deadline: deadline) { entry.apply(to: &$0) }
         try markProcessed(marker, deadline: deadline)
         return .processed
+    }
+
+    /// The same with the notification's transaction and the status and end of entitlement the
+    /// notification's type gives (`expiryMs` is the grace period's end for `.grace`).
+    public func applyStoreNotification(
+        _ notificationID: String, subscription purchase: StorePurchase, status: Subscription.Status,
+        expiryMs: Int64?, product: ProductCatalog.Product, deadline: Deadline
+    ) throws(AccountError) -> StoreNotificationOutcome {
+        let grace = status == .grace
+        let state = PurchaseState(
+            productID: purchase.productID, environment: purchase.environment, status: status,
+            purchaseDateMs: purchase.purchaseDateMs, expiresDateMs: grace ? purchase.expiresDateMs : expiryMs,
+            gracePeriodExpiresDateMs: grace ? expiryMs : nil, revocationDateMs: purchase.revocationDateMs,
+            signedDateMs: purchase.signedDateMs)
+        return try applyStoreNotification(
+            notificationID, originalTransactionID: purchase.originalTransactionID, state: state, product: product,
+            deadline: deadline)
     }
 }

@@ -29,8 +29,9 @@ public struct StorePurchase: Sendable, Equatable {
     }
 
     /// `originalTransactionId` names an S3 key (`purchases/apple/<id>`): Apple's are decimal digits.
-    var hasValidID: Bool {
-        (1...64).contains(originalTransactionID.utf8.count)
-            && originalTransactionID.utf8.allSatisfy(ASCII.isDigit)
+    var hasValidID: Bool { StorePurchase.isValidID(originalTransactionID) }
+
+    static func isValidID(_ id: String) -> Bool {
+        (1...64).contains(id.utf8.count) && id.utf8.allSatisfy(ASCII.isDigit)
     }
 }

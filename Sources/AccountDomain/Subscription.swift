@@ -1,63 +1,118 @@
 import PlatformSupport
 import StrictJSON
 
-/// The `subscription` object of profile.json (docs/API.md, `claimPurchase`): what the account is
-/// entitled to, from the newest signed App Store data (monotonic in `signedDate`).
+/// One purchase an account claimed, as profile.json keeps it, and the account's entitlement over
+/// all of them (contract v3, docs/API.md `claimPurchase`): the `subscription` object describes the
+/// best of the claimed purchases (`active` before `grace` before `expired`/`revoked`, then the
+/// later expiry) and lists every one in `purchases`, each monotonic in its own `signedDate`, so
+/// news about one purchase never hides another still paid for. Each write merges one purchase
+/// into the list and recomputes the best, so two writers racing (`If-Match`, re-applied on a lost
+/// race) never lose each other's purchase.
 public struct Subscription: Sendable, Equatable {
     public enum Status: String, Sendable {
         case active, grace, expired, revoked
     }
 
-    var purchase: StorePurchase
+    var originalTransactionID: String
+    var productID: String
+    var environment: String
     var status: Status
+    var startMs: Int64?
     /// When the entitlement ends: the transaction's `expiresDate`, or the grace period's end.
     var expiryMs: Int64?
+    var signedDateMs: Int64
+    /// What the product grants while paid for (an expired or revoked purchase grants the free tier).
     var product: ProductCatalog.Product
 
-    /// From a verified purchase: revoked when Apple revoked it, expired when its period ended,
-    /// otherwise active. Expired and revoked purchases grant the free tier.
-    init(purchase: StorePurchase, product: ProductCatalog.Product, nowMs: Int64) {
-        let status: Status
-        if purchase.revocationDateMs != nil {
-            status = .revoked
-        } else if let expiry = purchase.expiresDateMs, expiry <= nowMs {
-            status = .expired
-        } else {
-            status = .active
-        }
-        self.init(purchase: purchase, status: status, expiryMs: purchase.expiresDateMs, product: product)
+    init(originalTransactionID: String, state: PurchaseState, product: ProductCatalog.Product) {
+        self.originalTransactionID = originalTransactionID
+        productID = state.productID
+        environment = state.environment
+        status = state.status
+        startMs = state.purchaseDateMs
+        expiryMs = state.entitlementEndMs
+        signedDateMs = state.signedDateMs
+        self.product = product
     }
 
-    init(purchase: StorePurchase, status: Status, expiryMs: Int64?, product: ProductCatalog.Product) {
-        self.purchase = purchase
-        self.status = status
-        self.expiryMs = expiryMs
-        self.product = status == .active || status == .grace ? product : ProductCatalog.free
+    var isPaid: Bool { status == .active || status == .grace }
+    var grant: ProductCatalog.Product { isPaid ? product : ProductCatalog.free }
+
+    /// The order of entitlement: paid before unpaid, `active` before `grace`, then the later
+    /// expiry (none: does not expire), then the later signature and the smaller id (a total order,
+    /// so every writer picks the same best).
+    static func isBetter(_ a: Subscription, than b: Subscription) -> Bool {
+        func rank(_ s: Status) -> Int { s == .active ? 2 : s == .grace ? 1 : 0 }
+        if rank(a.status) != rank(b.status) { return rank(a.status) > rank(b.status) }
+        let ae = a.expiryMs ?? .max, be = b.expiryMs ?? .max
+        if ae != be { return ae > be }
+        if a.signedDateMs != b.signedDateMs { return a.signedDateMs > b.signedDateMs }
+        return a.originalTransactionID < b.originalTransactionID
     }
 
-    /// The stored object; `storageUsed` is kept from what was there.
-    func json(storageUsed: JSONValue?) -> JSONValue {
+    /// One entry of `subscription.purchases`.
+    var entryJSON: JSONValue {
         func ts(_ ms: Int64?) -> JSONValue { ms.map { .string(ISO8601.format(milliseconds: $0)) } ?? .null }
         return .object(
             JSONObject([
-                ("tier", .string(product.tier)), ("productID", .string(purchase.productID)),
-                ("originalTransactionId", .string(purchase.originalTransactionID)),
-                ("environment", .string(purchase.environment)), ("status", .string(status.rawValue)),
-                ("startDate", ts(purchase.purchaseDateMs)), ("expiryDate", ts(expiryMs)),
-                ("storageLimit", .int(product.storageLimit)), ("storageUsed", storageUsed ?? .int(0)),
+                ("originalTransactionId", .string(originalTransactionID)), ("productID", .string(productID)),
+                ("environment", .string(environment)), ("status", .string(status.rawValue)),
+                ("tier", .string(product.tier)), ("storageLimit", .int(product.storageLimit)),
+                ("startDate", ts(startMs)), ("expiryDate", ts(expiryMs)),
                 // Milliseconds kept: two notifications signed in the same second still order.
-                ("signedDate", .string(ISO8601.format(milliseconds: purchase.signedDateMs, fractional: true))),
+                ("signedDate", .string(ISO8601.format(milliseconds: signedDateMs, fractional: true))),
             ]))
     }
 
-    /// Writes this subscription into `profile` unless what is there was signed at the same time
-    /// or later (an older transaction or notification never overwrites a newer one).
+    /// An entry, or (for a profile written before v3, without `purchases`) the subscription object
+    /// itself when it names a purchase.
+    init?(entry: JSONValue) {
+        guard let o = entry.objectValue, let id = o["originalTransactionId"]?.stringValue,
+            let product = o["productID"]?.stringValue, let status = o["status"]?.stringValue.flatMap(Status.init),
+            let signed = o["signedDate"]?.stringValue.flatMap(ISO8601.parse), let tier = o["tier"]?.stringValue,
+            let limit = o["storageLimit"]?.int64Value
+        else { return nil }
+        originalTransactionID = id
+        productID = product
+        environment = o["environment"]?.stringValue ?? ""
+        self.status = status
+        startMs = o["startDate"]?.stringValue.flatMap(ISO8601.parse)
+        expiryMs = o["expiryDate"]?.stringValue.flatMap(ISO8601.parse)
+        signedDateMs = signed
+        self.product = ProductCatalog.Product(tier: tier, storageLimit: limit)
+    }
+
+    /// The purchases `subscription` lists (a pre-v3 subscription counts as its one purchase).
+    static func claimed(in subscription: JSONValue) -> [Subscription] {
+        if let list = subscription["purchases"]?.arrayValue { return list.compactMap(Subscription.init(entry:)) }
+        return Subscription(entry: subscription).map { [$0] } ?? []
+    }
+
+    /// Merges this purchase's state into `profile`, unless the state there for the same purchase
+    /// was signed at the same time or later (older news never overwrites newer), and makes the
+    /// subscription the best of all listed purchases; `storageUsed` is kept.
     func apply(to profile: inout Profile) -> Bool {
         let current = profile.subscription
-        if let stored = current["signedDate"]?.stringValue.flatMap(ISO8601.parse), stored >= purchase.signedDateMs {
-            return false
+        var list = Subscription.claimed(in: current)
+        if let i = list.firstIndex(where: { $0.originalTransactionID == originalTransactionID }) {
+            guard signedDateMs > list[i].signedDateMs else { return false }
+            list[i] = self
+        } else {
+            list.append(self)
         }
-        profile.subscription = json(storageUsed: current["storageUsed"])
+        list.sort { $0.originalTransactionID < $1.originalTransactionID }
+        let best = list.dropFirst().reduce(list[0]) { Subscription.isBetter($1, than: $0) ? $1 : $0 }
+        profile.subscription = best.json(storageUsed: current["storageUsed"], purchases: list)
         return true
+    }
+
+    /// The stored object: the contract's fields for this (the best) purchase, and every purchase.
+    func json(storageUsed: JSONValue?, purchases: [Subscription]) -> JSONValue {
+        var object = entryJSON.objectValue ?? JSONObject()
+        object["tier"] = .string(grant.tier)
+        object["storageLimit"] = .int(grant.storageLimit)
+        object["storageUsed"] = storageUsed ?? .int(0)
+        object["purchases"] = .array(purchases.map(\.entryJSON))
+        return .object(object)
     }
 }

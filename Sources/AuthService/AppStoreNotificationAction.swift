@@ -30,10 +30,14 @@ struct AppStoreNotificationAction: Action {
             let change = Self.change(notification, transaction),
             let product = products.product(transaction.productId)
         else { return .event(status: "ignored") }
+        let state = PurchaseState(
+            productID: transaction.productId, environment: transaction.environment.rawValue, status: change.status,
+            purchaseDateMs: transaction.purchaseDate, expiresDateMs: transaction.expiresDate,
+            gracePeriodExpiresDateMs: change.status == .grace ? change.expiryMs : nil,
+            revocationDateMs: transaction.revocationDate, signedDateMs: notification.signedDate)
         let outcome = try d.accounts.applyStoreNotification(
-            notification.notificationUUID,
-            subscription: StorePurchase(transaction, signedDateMs: notification.signedDate), status: change.status,
-            expiryMs: change.expiryMs, product: product, deadline: deadline)
+            notification.notificationUUID, originalTransactionID: transaction.originalTransactionId, state: state,
+            product: product, catalog: products, deadline: deadline)
         return .event(status: outcome.rawValue)
     }
 
