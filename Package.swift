@@ -39,6 +39,10 @@ let package = Package(
             name: "SignInWithApple", dependencies: ["CryptoPrimitives", "CurlHTTP", "StrictJSON", "PlatformSupport"]),
         // App Store signed data (transactions, renewal info, notifications) verified as Apple's library does.
         .target(name: "AppStoreSignedData", dependencies: ["CryptoPrimitives", "StrictJSON", "PlatformSupport"]),
+        // The App Store Server API (Get All Subscription Statuses) with its ES256 bearer token; the
+        // caller verifies what it answers with AppStoreSignedData.
+        .target(
+            name: "AppStoreServerAPI", dependencies: ["CryptoPrimitives", "CurlHTTP", "StrictJSON", "PlatformSupport"]),
         .target(
             name: "AccountDomain",
             dependencies: ["AWSClients", "TokenVerification", "CryptoPrimitives", "StrictJSON", "PlatformSupport"]),
@@ -46,7 +50,7 @@ let package = Package(
             name: "AuthService",
             dependencies: [
                 "AccountDomain", "LambdaRuntime", "AWSClients", "CurlHTTP", "TokenVerification", "SignInWithApple",
-                "AppStoreSignedData", "CryptoPrimitives",
+                "AppStoreSignedData", "AppStoreServerAPI", "CryptoPrimitives",
                 "StrictJSON", "PlatformSupport",
             ]),
 

@@ -113,13 +113,15 @@ extension Answer {
     }
 
     /// auth-link `claimPurchase`.
-    static func claimed(_ o: ClaimOutcome) -> Answer {
+    /// `appStoreAPI`: what the App Store Server API gave the claim, one word for the log (nil: not asked).
+    static func claimed(_ o: ClaimOutcome, appStoreAPI: String? = nil) -> Answer {
         Answer(
             data: .object(
                 JSONObject([
                     ("status", .string(o.status.rawValue)), ("subscription", o.account.profile.subscription),
                     ("user", user(o.account)),
                 ])),
+            log: appStoreAPI.map { [("appStoreAPI", .string($0))] } ?? [],
             audit: AuditRecord(
                 operation: "claimPurchase", serviceUserID: o.account.serviceUserID, provider: nil,
                 outcome: o.status.rawValue),

@@ -28,8 +28,18 @@ struct ClaimPurchaseAction: Action {
         guard let product = products.product(transaction.productId) else {
             throw ServiceError(.invalidPurchase, "The purchase is for a product this deployment does not sell.")
         }
+        // Apple is asked only once the claim is the account's (after authentication and the
+        // claim file), so a refused claim costs no call to Apple.
+        var apiOutcome: String?
         let outcome = try d.accounts.claimPurchase(
-            token: refreshToken, purchase: StorePurchase(transaction), product: product, deadline: deadline)
-        return .claimed(outcome)
+            token: refreshToken, purchase: StorePurchase(transaction), product: product, catalog: products,
+            deadline: deadline
+        ) { deadline in
+            guard let lookup = d.storeStatus else { return nil }
+            let (state, word) = lookup.currentState(of: transaction, deadline: deadline)
+            apiOutcome = word
+            return state
+        }
+        return .claimed(outcome, appStoreAPI: apiOutcome)
     }
 }

@@ -1,4 +1,5 @@
 import AccountDomain
+import AppStoreServerAPI
 import AppStoreSignedData
 import CryptoPrimitives
 import PlatformSupport
@@ -9,6 +10,8 @@ import PlatformSupport
 struct PurchaseConfiguration: Sendable {
     var verifier: AppStoreVerifierConfiguration
     var products: ProductCatalog
+    /// The App Store Server API, asked by each claim; nil when off (no `APPSTORE_API_KEY_ID`).
+    var api: AppStoreServerAPISettings?
 
     static func from(environment env: (String) -> String?) throws(ConfigurationError) -> PurchaseConfiguration? {
         guard let bundle = env("APPSTORE_BUNDLE_ID") else { return nil }
@@ -59,9 +62,16 @@ struct PurchaseConfiguration: Sendable {
                 throw ConfigurationError(variable: "APPSTORE_ROOT_CERTS", message: "holds no certificate")
             }
         }
+        let api = try AppStoreServerAPISettings.from(environment: env, bundleID: bundle)
+        if case .pem(let pem) = api?.keySource {  // a broken key stops the start, not a claim
+            do throws(P256PrivateKey.KeyError) { _ = try P256PrivateKey(pem: pem) } catch {
+                throw ConfigurationError(
+                    variable: "APPSTORE_API_PRIVATE_KEY", message: "does not hold a usable In-App Purchase key")
+            }
+        }
         return PurchaseConfiguration(
             verifier: AppStoreVerifierConfiguration(
                 bundleID: bundle, environments: environments, appAppleID: appAppleID, roots: roots),
-            products: products)
+            products: products, api: api)
     }
 }

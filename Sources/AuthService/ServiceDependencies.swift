@@ -26,6 +26,10 @@ final class ServiceDependencies {
     /// App Store signed-data verification (one per process: it caches verified chains); nil when
     /// purchases are off.
     let storeVerifier: AppStoreSignedDataVerifier?
+    /// The App Store Server API for claims; nil when not configured (its key is read on first use).
+    private(set) lazy var storeStatus: AppStoreStatusLookup? = configuration.purchases?.api.flatMap { api in
+        storeVerifier.map { AppStoreStatusLookup(settings: api, http: http, aws: configuration.aws, verifier: $0) }
+    }
 
     /// - Parameter revokesAppleTokens: whether this function deletes accounts (auth-link): only
     ///   then is the Sign in with Apple key loaded, from the environment or, read once now, from
