@@ -160,17 +160,21 @@ def test_notifications_move_the_subscription_monotonically(svc, store, pki):
     assert state()["status"] == "active"
     assert send("REFUND", signed_ms=now + 5000) == "processed"
     assert (state()["status"], state()["tier"]) == ("revoked", "free")
-    # Each notification once; an unclaimed purchase and an acknowledged type change nothing.
+    # Each notification once; an unclaimed purchase changes only its own state (contract v3: the
+    # claim applies it later) and an acknowledged type changes nothing.
     note = str(uuidlib.uuid4())
     assert send("DID_RENEW", signed_ms=now + 6000, note_id=note) == "processed"
     assert send("DID_RENEW", signed_ms=now + 7000, note_id=note) == "duplicate"
     assert send("DID_RENEW", signed_ms=now + 8000) == "processed"
     before = svc.snapshot()
-    status, envelope = notify(store, notification(pki, new_purchase_id(), "DID_RENEW"))
+    unclaimed = new_purchase_id()
+    status, envelope = notify(store, notification(pki, unclaimed, "DID_RENEW"))
     assert (status, envelope["data"]["status"]) == (200, "unknownPurchase")
     status, envelope = notify(store, notification(pki, otid, "PRICE_INCREASE"))
     assert (status, envelope["data"]["status"]) == (200, "ignored")
-    assert svc.snapshot() == before
+    after = svc.snapshot()
+    assert set(after) - set(before) == {f"purchases/apple-state/{unclaimed}.json"}
+    assert {k: v for k, v in after.items() if k in before} == before
 
 
 def test_bad_notifications_are_400_and_change_nothing(svc, store, pki):
