@@ -118,6 +118,11 @@ let package = Package(
         .testTarget(
             name: "AppStoreSignedDataTests",
             dependencies: ["AppStoreSignedData", "CryptoPrimitives", "StrictJSON", "PlatformSupport", "TestSupport"]),
+        .testTarget(
+            name: "AppStoreServerAPITests",
+            dependencies: [
+                "AppStoreServerAPI", "CryptoPrimitives", "CurlHTTP", "StrictJSON", "PlatformSupport", "TestSupport",
+            ]),
         .testTarget(name: "AccountDomainTests", dependencies: ["AccountDomain", "StrictJSON", "PlatformSupport"]),
         .testTarget(name: "AuthServiceTests", dependencies: ["AuthService", "StrictJSON", "LambdaRuntime"]),
     ],

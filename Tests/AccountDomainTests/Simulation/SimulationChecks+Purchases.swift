@@ -9,8 +9,9 @@ import StrictJSON
 /// - a claim file names a live account whose providers.json lists the purchase (after the
 ///   deletions are finished, a deleted account holds no claim; with faults, a crashed claim may
 ///   leave one, which the next claim of the purchase releases);
-/// - the subscription in profile.json never moves backwards in `signedDate`, over every version
-///   S3 kept, and ends at least as new as every claim that succeeded for its current owner.
+/// - each purchase's entry in profile.json's subscription never moves backwards in `signedDate`,
+///   over every version S3 kept, and ends at least as new as every claim that succeeded for its
+///   current owner. (Contract v3's invariants: `SimulationChecks+PurchaseStates.swift`.)
 extension SimulationChecks {
     mutating func purchases() {
         let deleted = deletedAccounts
@@ -36,21 +37,27 @@ extension SimulationChecks {
                 report("\(id) is claimed by \(holder.prefix(8)), whose providers.json does not list it")
             }
             let newest = claims.filter { $0.session?.uuid == holder }.compactMap(\.signedDateMs).max()
-            if let newest, let stored = signedDate(s3.json(AccountKeys.profile(holder))), stored < newest {
+            if let newest, let stored = signedDate(of: id, s3.json(AccountKeys.profile(holder))), stored < newest {
                 report("\(holder.prefix(8))'s subscription is older than its claim of \(id)")
             }
         }
         for (key, versions) in s3.history where key.hasSuffix("/account/profile.json") {
-            var last = Int64.min
+            var last: [String: Int64] = [:]
             for v in versions where !v.isDeleteMarker {
-                guard let t = signedDate(try? JSONParser.parse(v.body)) else { continue }
-                if t < last { report("\(key.prefix(14))…: the subscription moved back in signedDate") }
-                last = max(last, t)
+                let profile = try? JSONParser.parse(v.body)
+                for id in SimulationWorld.purchaseIDs {
+                    guard let t = signedDate(of: id, profile) else { continue }
+                    if t < last[id, default: .min] { report("\(key.prefix(14))…: \(id) moved back in signedDate") }
+                    last[id] = max(last[id, default: .min], t)
+                }
             }
         }
     }
 
-    private func signedDate(_ profile: JSONValue?) -> Int64? {
-        profile?["subscription"]?["signedDate"]?.stringValue.flatMap(ISO8601.parse)
+    /// The `signedDate` of purchase `id`'s entry in the profile's `subscription.purchases`.
+    func signedDate(of id: String, _ profile: JSONValue?) -> Int64? {
+        let entries = profile?["subscription"]?["purchases"]?.arrayValue ?? []
+        let entry = entries.first { $0["originalTransactionId"]?.stringValue == id }
+        return entry?["signedDate"]?.stringValue.flatMap(ISO8601.parse)
     }
 }

@@ -33,12 +33,14 @@ struct SimulationChecks {
         operations()
         deletedAccountsUnreached()
         state(strict: world.scheduler.faultCount == 0, phase: "after the run")
+        purchaseStates(phase: "after the run")
         world.scheduler.sleep((world.settings.refreshReuseGraceSeconds + 1) * 1000)
         finishDeletions()
         purchases()
         sessions()
         settle()
         state(strict: true, phase: "after repair")
+        purchaseStates(phase: "after repair")
         deletionsComplete()
         return violations
     }
