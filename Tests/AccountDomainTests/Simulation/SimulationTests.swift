@@ -65,6 +65,7 @@ enum Simulation {
         scheduler.traceCalls = Environment.nonEmpty("SIM_TRACE_CALLS") != nil
         let world = SimulationWorld(scheduler: scheduler, settings: settings)
         for d in 0..<devices { world.addDevice(person: d == 0 ? 0 : config.below(2), operations: 3 + config.below(6)) }
+        if config.chance(0.3) { world.addPurchaseStory(person: config.below(2)) }
         scheduler.run()
         var checks = SimulationChecks(world: world)
         let violations = checks.run()

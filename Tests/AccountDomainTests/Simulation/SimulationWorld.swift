@@ -267,7 +267,7 @@ final class SimulationWorld: @unchecked Sendable {
         }
     }
 
-    private func signIn(_ actor: Int, _ identity: SimIdentity, intent: SignInIntent, mine: inout [HeldSession]) {
+    func signIn(_ actor: Int, _ identity: SimIdentity, intent: SignInIntent, mine: inout [HeldSession]) {
         let device = scheduler.rng.chance(0.5) ? "device \(actor)" : nil
         let out = run(actor, "signIn \(identity) \(intent)", session: nil) { service throws(AccountError) in
             let out = try service.signIn(
