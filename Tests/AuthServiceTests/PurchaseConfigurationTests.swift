@@ -37,4 +37,19 @@ import Testing
             if let value { #expect(error?.description.contains(value) != true, "\(variable) echoed its value") }
         }
     }
+
+    /// The App Store Server API is off without its key id and issuer; a PEM that is no key stops
+    /// the start (not the first claim), naming the variable, never the PEM.
+    @Test func theAppStoreServerAPIIsOptionalAndItsKeyIsCheckedAtStart() throws {
+        #expect(try base.configuration(on).purchases?.api == nil)
+        let api: [String: String?] = [
+            "APPSTORE_API_KEY_ID": "2X9R4HXF34", "APPSTORE_API_ISSUER_ID": "57246542-96fe-1a63-e053-0824d011072a",
+        ]
+        let parameter = on.merging(api) { $1 }.merging(["APPSTORE_API_PRIVATE_KEY_PARAMETER": "/signin/iap-key"]) { $1 }
+        let source = try base.configuration(parameter).purchases?.api.map { "\($0.keySource)" }
+        #expect(source == "parameter(/signin/iap-key)")
+        let broken = "-----BEGIN PRIVATE KEY-----\nSECRET\n-----END PRIVATE KEY-----\n"
+        let error = base.failure(on.merging(api) { $1 }.merging(["APPSTORE_API_PRIVATE_KEY": broken]) { $1 })
+        #expect(error?.variable == "APPSTORE_API_PRIVATE_KEY" && error?.description.contains("SECRET") == false)
+    }
 }
