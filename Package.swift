@@ -83,7 +83,8 @@ let package = Package(
         .executableTarget(
             name: "fuzz",
             dependencies: [
-                "CFuzzerDriver", "AuthService", "AccountDomain", "AppStoreSignedData", "AWSClients",
+                "CFuzzerDriver", "AuthService", "AccountDomain", "AppStoreSignedData", "AppStoreServerAPI",
+                "AWSClients",
                 "TokenVerification",
                 "CryptoPrimitives", "CurlHTTP", "StrictJSON", "PlatformSupport",
             ]),

@@ -65,7 +65,7 @@ public struct PurchaseState: Sendable, Equatable {
     var entitlementEndMs: Int64? { status == .grace ? (gracePeriodExpiresDateMs ?? expiresDateMs) : expiresDateMs }
 
     /// The stored record: Apple's names and milliseconds since the epoch, as in its payloads.
-    var json: JSONValue {
+    package var json: JSONValue {
         func ms(_ v: Int64?) -> JSONValue { v.map { .int($0) } ?? .null }
         return .object(
             JSONObject([
@@ -76,7 +76,7 @@ public struct PurchaseState: Sendable, Equatable {
             ]))
     }
 
-    init?(json: JSONValue) {
+    package init?(json: JSONValue) {
         guard let o = json.objectValue, let product = o["productId"]?.stringValue,
             let environment = o["environment"]?.stringValue,
             let status = o["status"]?.stringValue.flatMap(Subscription.Status.init(rawValue:)),

@@ -51,7 +51,7 @@ public struct Subscription: Sendable, Equatable {
     }
 
     /// One entry of `subscription.purchases`.
-    var entryJSON: JSONValue {
+    package var entryJSON: JSONValue {
         func ts(_ ms: Int64?) -> JSONValue { ms.map { .string(ISO8601.format(milliseconds: $0)) } ?? .null }
         return .object(
             JSONObject([
@@ -66,7 +66,7 @@ public struct Subscription: Sendable, Equatable {
 
     /// An entry, or (for a profile written before v3, without `purchases`) the subscription object
     /// itself when it names a purchase.
-    init?(entry: JSONValue) {
+    package init?(entry: JSONValue) {
         guard let o = entry.objectValue, let id = o["originalTransactionId"]?.stringValue,
             let product = o["productID"]?.stringValue, let status = o["status"]?.stringValue.flatMap(Status.init),
             let signed = o["signedDate"]?.stringValue.flatMap(ISO8601.parse), let tier = o["tier"]?.stringValue,
@@ -83,7 +83,7 @@ public struct Subscription: Sendable, Equatable {
     }
 
     /// The purchases `subscription` lists (a pre-v3 subscription counts as its one purchase).
-    static func claimed(in subscription: JSONValue) -> [Subscription] {
+    package static func claimed(in subscription: JSONValue) -> [Subscription] {
         if let list = subscription["purchases"]?.arrayValue { return list.compactMap(Subscription.init(entry:)) }
         return Subscription(entry: subscription).map { [$0] } ?? []
     }

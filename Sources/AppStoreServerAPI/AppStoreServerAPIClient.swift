@@ -98,7 +98,7 @@ public final class AppStoreServerAPIClient {
     /// "lastTransactions": [{"status", "originalTransactionId", "signedTransactionInfo",
     /// "signedRenewalInfo"}]}]}`. Unknown members are ignored (Apple adds fields); an item without
     /// a signed transaction, or a member of the wrong type, makes the answer malformed.
-    static func statuses(from body: [UInt8]) throws(AppStoreServerAPIError) -> [AppStoreSubscriptionStatus] {
+    package static func statuses(from body: [UInt8]) throws(AppStoreServerAPIError) -> [AppStoreSubscriptionStatus] {
         guard let answer = try? JSONParser.parse(body), let groups = answer["data"]?.arrayValue else {
             throw .malformedAnswer
         }

@@ -1,3 +1,4 @@
+import AppStoreServerAPI
 import AppStoreSignedData
 import CryptoPrimitives
 import StrictJSON
@@ -45,6 +46,22 @@ enum AppStoreFuzz {
         if let notification = try? verifier.verifyNotification(text) {
             require(notification.data != nil || notification.summary != nil, "appstore: data or summary")
             if let transaction = notification.data?.transaction { check(transaction) }
+        }
+        // The App Store Server API's answer: what is read, written back in the same shape, reads the same.
+        if let items = try? AppStoreServerAPIClient.statuses(from: bytes) {
+            let written: [JSONValue] = items.map { item in
+                .object(
+                    JSONObject([
+                        ("status", item.status.map { .int($0) } ?? .null),
+                        ("originalTransactionId", item.originalTransactionId.map { .string($0) } ?? .null),
+                        ("signedTransactionInfo", .string(item.signedTransactionInfo)),
+                        ("signedRenewalInfo", item.signedRenewalInfo.map { .string($0) } ?? .null),
+                    ]))
+            }
+            let answer: JSONValue = .object(
+                JSONObject([("data", .array([.object(JSONObject([("lastTransactions", .array(written))]))]))]))
+            let again = try? AppStoreServerAPIClient.statuses(from: answer.serialized())
+            require(again == items, "appstore: a status answer round trip")
         }
         guard let object = (try? JSONParser.parse(bytes))?.objectValue else { return }
         if let transaction = try? AppStoreTransaction(PayloadReader(object: object, context: "transaction")) {

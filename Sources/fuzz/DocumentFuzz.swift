@@ -2,7 +2,7 @@ import AccountDomain
 import PlatformSupport
 import StrictJSON
 
-/// AccountDomain's stored documents: a document that parses re-serializes to JSON that parses to
+/// AccountDomain's stored documents (and each purchase's state): a document that parses re-serializes to JSON that parses to
 /// an equal document (an older function never loses what it read, and never writes what it could
 /// not read back).
 enum DocumentFuzz {
@@ -12,6 +12,11 @@ enum DocumentFuzz {
         roundTrip(value, Profile.init(json:), \.json, "documents: profile.json round trip")
         roundTrip(value, SessionRecord.init(json:), \.json, "documents: session record round trip")
         roundTrip(value, DeletionRecord.init(json:), \.json, "documents: deletion record round trip")
+        roundTrip(value, PurchaseState.init(json:), \.json, "documents: purchase state round trip")
+        // A subscription's purchases (and a pre-v3 subscription read as one) re-read as themselves.
+        for entry in Subscription.claimed(in: value["subscription"] ?? value) {
+            roundTrip(entry.entryJSON, Subscription.init(entry:), \.entryJSON, "documents: purchase entry round trip")
+        }
     }
 
     static func roundTrip<T: Equatable>(

@@ -32,6 +32,14 @@ extension DocumentFuzz {
             "deletion.json",
             #"{"serviceUserID":"\#(uuid)","requestedAt":"2026-01-02T03:04:05.000Z","committedAt":"2026-01-02T03:04:06.000Z","mappingsRemoved":true,"purge":{"passes":1,"complete":true,"objectsDeleted":42},"secondPassDueAt":"2026-01-02T04:04:06.000Z","secondPassDoneAt":null}"#
         ),
+        (
+            "profile-purchases.json",
+            #"{"version":1,"serviceUserID":"\#(uuid)","displayName":"Ada","email":null,"createdAt":"2026-11-01T10:00:00Z","lastUpdated":"2026-11-02T10:00:00Z","primaryProvider":"apple","subscription":{"tier":"premium","productID":"com.example.photos.premium.yearly","originalTransactionId":"2000000100000002","environment":"Production","status":"active","startDate":"2026-11-01T10:00:00Z","expiryDate":"2027-11-01T10:00:00Z","storageLimit":1099511627776,"storageUsed":0,"signedDate":"2026-11-01T10:00:00.123Z","purchases":[{"originalTransactionId":"2000000100000001","productID":"com.example.photos.premium.monthly","environment":"Production","status":"expired","tier":"premium","storageLimit":1099511627776,"startDate":"2026-10-01T10:00:00Z","expiryDate":"2026-11-01T10:00:00Z","signedDate":"2026-11-01T10:00:01.000Z"},{"originalTransactionId":"2000000100000002","productID":"com.example.photos.premium.yearly","environment":"Production","status":"active","tier":"premium","storageLimit":1099511627776,"startDate":"2026-11-01T10:00:00Z","expiryDate":"2027-11-01T10:00:00Z","signedDate":"2026-11-01T10:00:00.123Z"}]},"preferences":{"uploadQuality":"high","autoBackup":true,"wifiOnlyBackup":true}}"#
+        ),
+        (
+            "purchase-state.json",
+            #"{"productId":"com.example.photos.premium.monthly","environment":"Production","status":"revoked","purchaseDate":1763900000000,"expiresDate":1766492000000,"gracePeriodExpiresDate":null,"revocationDate":1763990000000,"signedDate":1763990000123}"#
+        ),
     ]
 
     static var seeds: [(name: String, bytes: [UInt8])] {
@@ -39,7 +47,7 @@ extension DocumentFuzz {
             let value = try! JSONParser.parse(Array(source.text.utf8))
             let written =
                 ProvidersDocument(json: value)?.json ?? Profile(json: value)?.json ?? SessionRecord(json: value)?.json
-                ?? DeletionRecord(json: value)?.json
+                ?? DeletionRecord(json: value)?.json ?? PurchaseState(json: value)?.json
             precondition(written != nil, "a document seed that no document type reads")
             return (source.name, written!.serialized())
         }
