@@ -1,0 +1,91 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One answer: the Function URL's HTTP status (nil for a direct Lambda invoke, whose payload is
+/// the envelope itself) and the body.
+public struct TransportAnswer: Sendable {
+    public var statusCode: Int?
+    public var body: Data
+    public init(statusCode: Int?, body: Data) {
+        self.statusCode = statusCode
+        self.body = body
+    }
+}
+
+/// How a JSON event reaches a function. Throw `SignInError.offline`/`.timedOut` for "no answer"
+/// (anything else thrown is treated as offline); never retry inside: the session decides retries.
+public protocol SignInTransport: Sendable {
+    func send(_ event: Data, to function: SignInFunction) async throws -> TransportAnswer
+}
+
+/// The default transport: an HTTPS POST of the event to each function's Function URL.
+public struct FunctionURLTransport: SignInTransport {
+    public var urls: [SignInFunction: URL]
+    public var session: URLSession
+    public var timeout: TimeInterval
+
+    /// `timeout` bounds one request; keep it well under `REFRESH_REUSE_GRACE_SECONDS` (30 s) so that
+    /// a lost refresh answer is retried within the grace (see `SignInConfiguration.refreshRetryWindow`).
+    public init(signIn: URL, refresh: URL, link: URL, session: URLSession? = nil, timeout: TimeInterval = 8) {
+        self.urls = [.signin: signIn, .refresh: refresh, .link: link]
+        self.timeout = timeout
+        if let session {
+            self.session = session
+        } else {
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+            configuration.urlCache = nil
+            configuration.httpCookieStorage = nil
+            self.session = URLSession(configuration: configuration)
+        }
+    }
+
+    public func send(_ event: Data, to function: SignInFunction) async throws -> TransportAnswer {
+        guard let url = urls[function] else { throw SignInError.offline(detail: "no URL for \(function.rawValue)") }
+        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = event
+        do {
+            let (body, response) = try await session.data(for: request)
+            let status = (response as? HTTPURLResponse)?.statusCode
+            return TransportAnswer(statusCode: status, body: body)
+        } catch let error as URLError {
+            if error.code == .timedOut { throw SignInError.timedOut }
+            if error.code == .cancelled { throw SignInError.cancelled }
+            throw SignInError.offline(detail: "URLError \(error.code.rawValue)")
+        } catch {
+            if Task.isCancelled { throw SignInError.cancelled }
+            throw SignInError.offline(detail: "transport failed")
+        }
+    }
+}
+
+/// The app's own Lambda client (aws-sdk-swift's `LambdaClient.invoke`, or any other): invoke the
+/// named function with `payload` and return the response payload. docs/client.md shows the
+/// aws-sdk-swift adapter (a few lines; the SDK is not a dependency of this package).
+public protocol LambdaInvoker: Sendable {
+    func invoke(functionName: String, payload: Data) async throws -> Data
+}
+
+/// Direct `Invoke` of the three functions by name (or ARN/alias) through the app's Lambda client.
+public struct LambdaInvokeTransport: SignInTransport {
+    public var invoker: any LambdaInvoker
+    public var functionNames: [SignInFunction: String]
+
+    public init(
+        invoker: any LambdaInvoker, signIn: String = "auth-signin", refresh: String = "auth-refresh",
+        link: String = "auth-link"
+    ) {
+        self.invoker = invoker
+        self.functionNames = [.signin: signIn, .refresh: refresh, .link: link]
+    }
+
+    public func send(_ event: Data, to function: SignInFunction) async throws -> TransportAnswer {
+        let name = functionNames[function] ?? function.rawValue
+        return TransportAnswer(statusCode: nil, body: try await invoker.invoke(functionName: name, payload: event))
+    }
+}
