@@ -15,6 +15,7 @@ and injects the faults a phone sees (an answer lost after the function answered,
 import base64
 import hashlib
 import json
+import socket
 import threading
 import time
 import urllib.parse
@@ -31,6 +32,17 @@ def fingerprint(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()[:12]
 
 
+class QuietServer(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request, client_address):
+        """A client that went away (a timeout, a dropped answer) is not an error of the server."""
+        import sys
+
+        if not isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError, OSError)):
+            super().handle_error(request, client_address)
+
+
 class FunctionURLServer:
     def __init__(self, bin_dir: Path, env: dict, log_dir: Path, pool_size: int = 4, port: int = 0):
         log_dir.mkdir(parents=True, exist_ok=True)
@@ -40,7 +52,7 @@ class FunctionURLServer:
         self.counts: dict[str, int] = {}
         self.trail: list[dict] = []
         self.faults: list[dict] = []
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", port), self._handler())
+        self.httpd = QuietServer(("127.0.0.1", port), self._handler())
         self.httpd.daemon_threads = True
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
 
@@ -130,7 +142,7 @@ class FunctionURLServer:
                 self.trail.append({"function": function, "action": action, "status": code,
                                    "presented": fingerprint(presented) if isinstance(presented, str) else None,
                                    "issued": fingerprint(issued) if isinstance(issued, str) else None,
-                                   "delivered": not (fault and fault["kind"] == "drop")})
+                                   "delivered": not (fault and fault["kind"] == "drop"), "at": round(time.monotonic(), 2)})
         return code, headers, out, fault
 
     @staticmethod
@@ -167,8 +179,10 @@ class FunctionURLServer:
                     return self._send(413, {"content-type": "application/json"}, b'{"Message":"Request Too Long"}')
                 code, headers, out, fault = server.handle(function, body, self.headers.get("content-type", ""))
                 if fault and fault["kind"] == "drop":
+                    # The function answered; the phone loses the connection in the middle of the answer.
                     self.close_connection = True
-                    self.connection.shutdown(2)  # the function answered; the phone never hears it
+                    self.wfile.write(b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 4096\r\n\r\n{")
+                    self.connection.shutdown(socket.SHUT_RDWR)
                     return
                 if fault and fault["kind"] == "delay":
                     time.sleep(min(float(fault.get("seconds", 1)), 30))

@@ -39,6 +39,8 @@ public struct FunctionURLTransport: SignInTransport {
             configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
             configuration.urlCache = nil
             configuration.httpCookieStorage = nil
+            // FoundationNetworking honours the configuration's timeout, not only the request's.
+            configuration.timeoutIntervalForRequest = timeout
             self.session = URLSession(configuration: configuration)
         }
     }
