@@ -120,6 +120,9 @@ do {
         try await Task.sleep(for: .milliseconds(200))
         emit(["storeEmpty": harness.storedData() == nil, "states": await log.names])
 
+    case "wire":
+        emit(await wireCheck(arguments))
+
     default:
         FileHandle.standardError.write(Data("unknown scenario \(arguments.scenario)\n".utf8))
         exit(2)

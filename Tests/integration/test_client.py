@@ -105,3 +105,19 @@ def test_a_refresh_answer_after_sign_out_is_dropped(server, idp, tmp_path):
 def test_unlink_of_the_sign_in_identity_and_deletion_sign_out(server, idp, tmp_path, scenario, reason):
     result = run(server, idp, tmp_path, scenario)
     assert result["storeEmpty"] and result["states"][-1] == f"signedOut({reason})", result
+
+
+def test_the_example_program_runs_end_to_end(server, idp, moto, tmp_path):
+    urls = server.urls()
+    args = [executable("signin-example"), "--signin", urls["auth-signin"], "--refresh", urls["auth-refresh"],
+            "--link", urls["auth-link"], "--s3", moto.endpoint, "--token", idp.apple_token(f"apple-{uuid.uuid4()}"),
+            "--store", str(tmp_path / "example" / "session.json")]
+    done = subprocess.run(args, capture_output=True, text=True, timeout=SCENARIO_TIMEOUT)
+    assert done.returncode == 0, done.stdout[-1500:] + done.stderr[-1500:]
+    lines = done.stdout.splitlines()
+    uploaded = next(line for line in lines if line.startswith("uploaded "))
+    key = uploaded.split(f"s3://{moto.bucket}/", 1)[1].split(":", 1)[0]
+    assert moto.s3().get_object(Bucket=moto.bucket, Key=key)["Body"].read()[:2] == b"\xff\xd8"
+    assert any(line.startswith("session ") and "current: true" in line for line in lines), lines
+    assert "signed out (server confirmed: true)" in lines and "state: signed out (userSignedOut)" in lines, lines
+    assert not (tmp_path / "example" / "session.json").exists()
