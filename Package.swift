@@ -93,7 +93,8 @@ let package = Package(
         // The app's client (docs/client.md): Foundation/URLSession (FoundationNetworking on Linux),
         // no backend module. The example CLI signs its S3 PUT with the backend's SigV4 (Linux only).
         .target(name: "SignInClient"),
-        .executableTarget(name: "signin-example", dependencies: ["SignInClient", "SigV4"], path: "Examples/signin-example"),
+        .executableTarget(
+            name: "signin-example", dependencies: ["SignInClient", "SigV4"], path: "Examples/signin-example"),
         // Drives the client against scripts/serve for Tests/integration/test_client.py (one scenario a run).
         .executableTarget(name: "client-check", dependencies: ["SignInClient"], path: "Tests/ClientCheck"),
         .testTarget(name: "SignInClientTests", dependencies: ["SignInClient"]),

@@ -27,7 +27,8 @@ let sampleJPEG: [UInt8] = [
 let options = Options(CommandLine.arguments)
 let session = SignInSession(
     configuration: SignInConfiguration(
-        transport: FunctionURLTransport(signIn: options.url("signin"), refresh: options.url("refresh"), link: options.url("link")),
+        transport: FunctionURLTransport(
+            signIn: options.url("signin"), refresh: options.url("refresh"), link: options.url("link")),
         store: FileSessionStore(url: URL(fileURLWithPath: options["store"] ?? ".tmp/signin-example/session.json")),
         device: "signin-example"))
 
@@ -43,7 +44,8 @@ do {
     let photo = try options["photo"].map { try Data(contentsOf: URL(fileURLWithPath: $0)) } ?? Data(sampleJPEG)
     let key = "\(signedIn.storage.prefix)photos/example-\(Int(Date().timeIntervalSince1970)).jpg"
     let status = try await session.withCredentials(retryingOnceIf: { $0 is ExpiredToken }) { credentials in
-        try await upload(photo, key: key, storage: signedIn.storage, credentials: credentials, endpoint: options.url("s3"))
+        try await upload(
+            photo, key: key, storage: signedIn.storage, credentials: credentials, endpoint: options.url("s3"))
     }
     print("uploaded \(photo.count) bytes to s3://\(signedIn.storage.bucket)/\(key): HTTP \(status)")
 
@@ -75,7 +77,8 @@ func upload(
     let path = "/\(storage.bucket)/" + SigV4.encodePath(key)
     var signer = SigV4Signer(service: "s3", region: storage.region)
     let signed = signer.sign(
-        SignableRequest(method: "PUT", host: host, path: path, headers: [("Content-Type", "image/jpeg")], body: [UInt8](body)),
+        SignableRequest(
+            method: "PUT", host: host, path: path, headers: [("Content-Type", "image/jpeg")], body: [UInt8](body)),
         credentials: SigningCredentials(
             accessKeyID: credentials.accessKeyId, secretAccessKey: credentials.secretAccessKey,
             sessionToken: credentials.sessionToken),
@@ -117,4 +120,3 @@ struct Options {
     subscript(_ name: String) -> String? { values[name] }
     func url(_ name: String) -> URL { URL(string: values[name] ?? "http://127.0.0.1:1/")! }
 }
-

@@ -23,7 +23,8 @@ public struct FileSessionStore: SessionStore {
         let directory = url.deletingLastPathComponent()
         try? FileManager.default.createDirectory(
             at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(UInt32.random(in: 0...UInt32.max))")
+        let temporary = directory.appendingPathComponent(
+            ".\(url.lastPathComponent).\(UInt32.random(in: 0...UInt32.max))")
         let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
         guard fd >= 0 else { throw SessionStoreError("cannot create the session file (errno \(errno))") }
         let written = data.withUnsafeBytes { buffer -> Int in

@@ -15,8 +15,10 @@ public struct KeychainSessionStore: SessionStore {
     public var account: String
     public var accessGroup: String?
 
-    public init(service: String = Bundle.main.bundleIdentifier ?? "SignInClient", account: String = "session",
-                accessGroup: String? = nil) {
+    public init(
+        service: String = Bundle.main.bundleIdentifier ?? "SignInClient", account: String = "session",
+        accessGroup: String? = nil
+    ) {
         self.service = service
         self.account = account
         self.accessGroup = accessGroup

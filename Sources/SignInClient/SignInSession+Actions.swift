@@ -64,7 +64,9 @@ extension SignInSession {
     }
 
     /// Links a second provider. Needs a recent sign-in (`reauthenticateThenRetry` otherwise).
-    public func link(_ provider: Provider, idToken: String, nonce: String? = nil) async throws(SignInError) -> LinkAnswer {
+    public func link(
+        _ provider: Provider, idToken: String, nonce: String? = nil
+    ) async throws(SignInError) -> LinkAnswer {
         let answer = try await withToken(.link, action: "link", as: LinkAnswer.self) {
             AccountRequest(refreshToken: $0, action: .link, provider: provider, idToken: idToken, nonce: nonce)
         }

@@ -24,7 +24,7 @@ extension SignInSession {
         let first = try await credentials()
         do {
             return try await body(first)
-        } catch where isExpiredCredentials(error) {
+        } catch  where isExpiredCredentials(error) {
             return try await body(try await credentials(replacing: first))
         }
     }

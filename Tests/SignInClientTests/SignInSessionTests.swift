@@ -10,7 +10,9 @@ private func backend(
 ) -> ScriptedTransport {
     let counter = Counter()
     return ScriptedTransport { function, _ in
-        if function == .signin { return Answers.ok(Answers.session(token: "rt-0", key: "AK0", expiresIn: expiresIn, newUser: true)) }
+        if function == .signin {
+            return Answers.ok(Answers.session(token: "rt-0", key: "AK0", expiresIn: expiresIn, newUser: true))
+        }
         let n = counter.next()
         if let answer = try fault?(n) { return answer }
         try await Task.sleep(for: hold)
@@ -21,7 +23,12 @@ private func backend(
 final class Counter: @unchecked Sendable {
     private let lock = NSLock()
     private var value = 0
-    func next() -> Int { lock.withLock { value += 1; return value } }
+    func next() -> Int {
+        lock.withLock {
+            value += 1
+            return value
+        }
+    }
 }
 
 @Suite struct SignInSessionTests {
@@ -54,7 +61,8 @@ final class Counter: @unchecked Sendable {
     }
 
     @Test(arguments: [
-        Answers.failure("UPSTREAM_UNAVAILABLE", status: 503), TransportAnswer(statusCode: 502, body: Data("<html>".utf8)),
+        Answers.failure("UPSTREAM_UNAVAILABLE", status: 503),
+        TransportAnswer(statusCode: 502, body: Data("<html>".utf8)),
         Answers.failure("CONFLICT", status: 409), Answers.failure("INVALID_REQUEST", status: 400),
         Answers.ok(Data(#"{"success":true,"data":{"refreshToken":"x"}}"#.utf8)),
     ])
@@ -88,11 +96,15 @@ final class Counter: @unchecked Sendable {
         ])
         let session = try await signedInSession(backend { _ in Answers.ok(broken) })
         await #expect(
-            throws: SignInError.malformedAnswer(action: "refresh", path: "data.credentials.expiration", detail: "missing")
+            throws: SignInError.malformedAnswer(
+                action: "refresh", path: "data.credentials.expiration", detail: "missing")
         ) { try await session.refresh() }
         let wrongType = Answers.envelope(["sessions": [["sessionId": 7]]])
         let lister = try await signedInSession(backend { _ in Answers.ok(wrongType) })
-        await #expect(throws: SignInError.malformedAnswer(action: "list", path: "data.sessions[0].sessionId", detail: "not String")) {
+        await #expect(
+            throws: SignInError.malformedAnswer(
+                action: "list", path: "data.sessions[0].sessionId", detail: "not String")
+        ) {
             _ = try await lister.sessions()
         }
     }
@@ -125,7 +137,9 @@ final class Counter: @unchecked Sendable {
         let session = SignInSession(configuration: SignInConfiguration(transport: backend(), store: store))
         var states = await session.authStates().makeAsyncIterator()
         #expect(await states.next() == .unknown)
-        await #expect(throws: SignInError.storeUnavailable(detail: "stored session format 99 is newer than this client")) {
+        await #expect(
+            throws: SignInError.storeUnavailable(detail: "stored session format 99 is newer than this client")
+        ) {
             _ = try await session.credentials()
         }
         #expect(try store.load() != nil)
@@ -139,7 +153,10 @@ final class Counter: @unchecked Sendable {
             configuration: SignInConfiguration(
                 transport: transport, store: store, refreshPolicy: .readOnly, minimumRefreshInterval: 0))
         var states = await extensionSession.authStates().makeAsyncIterator()
-        guard case .signedIn = await states.next() else { Issue.record("stored state not emitted at once"); return }
+        guard case .signedIn = await states.next() else {
+            Issue.record("stored state not emitted at once")
+            return
+        }
         await #expect(throws: SignInError.refreshNotAllowed) { _ = try await extensionSession.credentials() }
         #expect(transport.count(.refresh) == 0)
     }
