@@ -3,14 +3,18 @@ import Foundation
 /// What the functions answer (the `data` of a successful envelope), one type per answer. Unknown
 /// fields are ignored (the contract only ever adds fields); every field the contract always sends
 /// is required, so a missing one is an error that names its path.
-public struct TemporaryCredentials: Codable, Sendable, Equatable {
+public struct TemporaryCredentials: Codable, Sendable, Equatable, CustomStringConvertible,
+    CustomDebugStringConvertible
+{
     public var accessKeyId: String
     public var secretAccessKey: String
     public var sessionToken: String
     public var expiration: Date
 
-    /// Never shows the secret or the session token.
+    /// Never shows the secret or the session token (also what `print` and `dump` show).
     public var redacted: String { "TemporaryCredentials(\(accessKeyId.prefix(4))…, expires \(expiration))" }
+    public var description: String { redacted }
+    public var debugDescription: String { redacted }
 }
 
 /// Where the user's files go: `prefix` is `users/<uuid>/`, the only place the credentials reach.
@@ -53,14 +57,14 @@ public struct User: Codable, Sendable, Equatable {
     public var subscription: Subscription?
 }
 
-/// auth-signin's answer.
-public struct SignInAnswer: Decodable, Sendable {
-    public var isNewUser: Bool
-    public var user: User
-    public var credentials: TemporaryCredentials
-    public var storage: StorageLocation
+/// auth-signin's answer (the app sees `SignInResult`; the refresh token stays in the session).
+struct SignInAnswer: Decodable, Sendable {
+    var isNewUser: Bool
+    var user: User
+    var credentials: TemporaryCredentials
+    var storage: StorageLocation
     var refreshToken: String
-    public var refreshTokenExpiresAt: Date
+    var refreshTokenExpiresAt: Date
 }
 
 /// auth-refresh `refresh`: a NEW refresh token; the presented one stops working.

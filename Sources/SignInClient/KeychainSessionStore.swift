@@ -14,11 +14,15 @@ public struct KeychainSessionStore: SessionStore {
     public var service: String
     public var account: String
     public var accessGroup: String?
+    /// The data-protection keychain on macOS (no login-keychain prompt); it needs a signed app with
+    /// a keychain entitlement: set false for an unsigned command-line tool. Ignored on iOS.
+    public var useDataProtectionKeychain: Bool
 
     public init(
         service: String = Bundle.main.bundleIdentifier ?? "SignInClient", account: String = "session",
-        accessGroup: String? = nil
+        accessGroup: String? = nil, useDataProtectionKeychain: Bool = true
     ) {
+        self.useDataProtectionKeychain = useDataProtectionKeychain
         self.service = service
         self.account = account
         self.accessGroup = accessGroup
@@ -29,7 +33,7 @@ public struct KeychainSessionStore: SessionStore {
             kSecClass as String: kSecClassGenericPassword,
             kSecAttrService as String: service,
             kSecAttrAccount as String: account,
-            kSecUseDataProtectionKeychain as String: true,
+            kSecUseDataProtectionKeychain as String: useDataProtectionKeychain,
         ]
         if let accessGroup { query[kSecAttrAccessGroup as String] = accessGroup }
         return query

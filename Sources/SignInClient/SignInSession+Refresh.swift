@@ -23,7 +23,11 @@ extension SignInSession {
             if let stale, current.credentials.accessKeyId != stale { return current }
             if !force && !needsRefresh(current) { return current }
             if adoptNewerStoredSession(than: current) { continue }
-            guard configuration.refreshPolicy == .refreshes else { throw .refreshNotAllowed }
+            guard configuration.refreshPolicy == .refreshes else {
+                // A read-only process uses credentials until they expire, then waits for the app.
+                if current.credentials.expiration > configuration.clock() { return current }
+                throw .refreshNotAllowed
+            }
             let token = current.refreshToken
             let generation = self.generation
             let task = Task<StoredSession, any Error> {

@@ -8,7 +8,7 @@ import Foundation
 /// flight, keyed by the token they present, and every path (credentials, the foreground ticker,
 /// `refresh()`, the S3 resolver) joins the one in flight (SignInSession+Refresh.swift).
 public actor SignInSession {
-    enum LoadState { case notLoaded, loaded, unreadable }
+    enum LoadState { case notLoaded, absent, loaded, unreadable }
     enum PendingStoreChange { case none, save, remove }
 
     struct Flight {
@@ -52,11 +52,12 @@ public actor SignInSession {
     public func authStates() -> AsyncStream<AuthState> {
         let (stream, continuation) = AsyncStream<AuthState>.makeStream(bufferingPolicy: .bufferingNewest(16))
         let id = UUID()
+        let state = currentState()
         observers[id] = continuation
         continuation.onTermination = { [weak self] _ in
             Task { await self?.removeObserver(id) }
         }
-        continuation.yield(currentState())
+        continuation.yield(state)
         return stream
     }
 
@@ -72,22 +73,26 @@ public actor SignInSession {
         for continuation in observers.values { continuation.yield(state) }
     }
 
-    /// Reads the store once (again after a failed read). A read that throws leaves the state
-    /// unknown: it never counts as "signed out" and never clears anything.
+    /// Reads the store: once when it holds a session; again at every call while it held none (an
+    /// extension sees the app's sign-in; a Keychain that answered "not found" while the device was
+    /// still locked is asked again). A read that throws leaves the state unknown: it never counts
+    /// as "signed out" and never clears anything.
     func loadIfNeeded() throws(SignInError) {
-        guard loadState != .loaded else { return }
+        guard loadState != .loaded, pendingStoreChange == .none else { return }
         let data: Data?
         do { data = try configuration.store.load() } catch {
             loadState = .unreadable
             throw .storeUnavailable(detail: "\(error)")
         }
-        do {
-            session = try data.map(StoredSession.decode)
-        } catch {
+        let found: StoredSession?
+        do { found = try data.map(StoredSession.decode) } catch {
             loadState = .unreadable
             throw error
         }
-        loadState = .loaded
+        let rediscovered = loadState == .absent || loadState == .unreadable
+        session = found
+        loadState = found == nil ? .absent : .loaded
+        if let found, rediscovered { publish(.signedIn(found.user)) }
     }
 
     /// Saves `next` (or records that the save is owed and retries it): the caller publishes after.
@@ -132,7 +137,7 @@ public actor SignInSession {
         flight = nil
         lane = nil  // the old session's calls drop their answers; the next session waits for none
         session = nil
-        loadState = .loaded
+        loadState = .absent
         persist(nil)
         publish(.signedOut(reason))
     }

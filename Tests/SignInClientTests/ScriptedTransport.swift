@@ -71,10 +71,9 @@ enum Answers {
     static func ok(_ body: Data) -> TransportAnswer { TransportAnswer(statusCode: 200, body: body) }
 }
 
-/// A session over `transport` and `store`, signed in (token `rt-0`, key `AK0`, expiring in `expiresIn`).
+/// A session over `transport` and `store`, signed in with whatever `transport` answers to auth-signin.
 func signedInSession(
-    _ transport: ScriptedTransport, store: any SessionStore = InMemorySessionStore(), expiresIn: TimeInterval = 3600,
-    margin: TimeInterval = 300
+    _ transport: ScriptedTransport, store: any SessionStore = InMemorySessionStore(), margin: TimeInterval = 300
 ) async throws -> SignInSession {
     let session = SignInSession(
         configuration: SignInConfiguration(

@@ -4,7 +4,7 @@ import Testing
 @testable import SignInClient
 
 /// Signs in with `rt-0`/`AK0`; each refresh answers `rt-N`/`AKN` after `hold`, or what `fault` says.
-private func backend(
+func backend(
     expiresIn: TimeInterval = 100, hold: Duration = .zero,
     fault: (@Sendable (Int) throws -> TransportAnswer?)? = nil
 ) -> ScriptedTransport {
@@ -34,7 +34,7 @@ final class Counter: @unchecked Sendable {
 @Suite struct SignInSessionTests {
     @Test func fiftyConcurrentCredentialsCallsMakeOneRefresh() async throws {
         let transport = backend(hold: .milliseconds(200))
-        let session = try await signedInSession(transport, expiresIn: 100)
+        let session = try await signedInSession(transport)
         let keys = try await withThrowingTaskGroup(of: String.self) { group in
             for _ in 0..<50 { group.addTask { try await session.credentials().accessKeyId } }
             return try await group.reduce(into: [String]()) { $0.append($1) }
@@ -146,9 +146,9 @@ final class Counter: @unchecked Sendable {
     }
 
     @Test func aReadOnlyProcessNeverRefreshes() async throws {
-        let transport = backend()
+        let transport = backend(expiresIn: -5)
         let store = InMemorySessionStore()
-        _ = try await signedInSession(transport, store: store, expiresIn: 10)
+        _ = try await signedInSession(transport, store: store)
         let extensionSession = SignInSession(
             configuration: SignInConfiguration(
                 transport: transport, store: store, refreshPolicy: .readOnly, minimumRefreshInterval: 0))
