@@ -4,23 +4,6 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// One answer: the Function URL's HTTP status (nil for a direct Lambda invoke, whose payload is
-/// the envelope itself) and the body.
-public struct TransportAnswer: Sendable {
-    public var statusCode: Int?
-    public var body: Data
-    public init(statusCode: Int?, body: Data) {
-        self.statusCode = statusCode
-        self.body = body
-    }
-}
-
-/// How a JSON event reaches a function. Throw `SignInError.offline`/`.timedOut` for "no answer"
-/// (anything else thrown is treated as offline); never retry inside: the session decides retries.
-public protocol SignInTransport: Sendable {
-    func send(_ event: Data, to function: SignInFunction) async throws -> TransportAnswer
-}
-
 /// The default transport: an HTTPS POST of the event to each function's Function URL.
 public struct FunctionURLTransport: SignInTransport {
     public var urls: [SignInFunction: URL]
@@ -63,31 +46,5 @@ public struct FunctionURLTransport: SignInTransport {
             if Task.isCancelled { throw SignInError.cancelled }
             throw SignInError.offline(detail: "transport failed")
         }
-    }
-}
-
-/// The app's own Lambda client (aws-sdk-swift's `LambdaClient.invoke`, or any other): invoke the
-/// named function with `payload` and return the response payload. docs/client.md shows the
-/// aws-sdk-swift adapter (a few lines; the SDK is not a dependency of this package).
-public protocol LambdaInvoker: Sendable {
-    func invoke(functionName: String, payload: Data) async throws -> Data
-}
-
-/// Direct `Invoke` of the three functions by name (or ARN/alias) through the app's Lambda client.
-public struct LambdaInvokeTransport: SignInTransport {
-    public var invoker: any LambdaInvoker
-    public var functionNames: [SignInFunction: String]
-
-    public init(
-        invoker: any LambdaInvoker, signIn: String = "auth-signin", refresh: String = "auth-refresh",
-        link: String = "auth-link"
-    ) {
-        self.invoker = invoker
-        self.functionNames = [.signin: signIn, .refresh: refresh, .link: link]
-    }
-
-    public func send(_ event: Data, to function: SignInFunction) async throws -> TransportAnswer {
-        let name = functionNames[function] ?? function.rawValue
-        return TransportAnswer(statusCode: nil, body: try await invoker.invoke(functionName: name, payload: event))
     }
 }
