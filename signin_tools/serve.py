@@ -15,6 +15,7 @@ and injects the faults a phone sees (an answer lost after the function answered,
 import base64
 import hashlib
 import json
+import signal
 import socket
 import threading
 import time
@@ -221,6 +222,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--url-file", help="also write the URLs as JSON to this file (for scripts)")
     args = ap.parse_args(argv)
 
+    # kill PID / a closed terminal stop everything it started, as Ctrl-C does.
+    def interrupt(*_):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, interrupt)
+    signal.signal(signal.SIGHUP, interrupt)
     deployment = LocalDeployment(args.bin_dir, functions=()).start()
     env = deployment.env()
     if args.real_keys:
