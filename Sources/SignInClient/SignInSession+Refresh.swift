@@ -48,24 +48,28 @@ extension SignInSession {
         return now.timeIntervalSince(session.receivedAt) >= configuration.minimumRefreshInterval
     }
 
-    /// Adopts a newer session another process (the main app) wrote to a shared store. Never when
-    /// this process owes the store a write (its memory is the newer one then).
+    /// Adopts a newer session another process wrote to a shared store. The main app adopts only a
+    /// later rotation of its own account; a read-only extension follows whatever the app stored
+    /// (a rotation, another account, or nothing: the app signed out). Never when this process owes
+    /// the store a write (its memory is the newer one then), never on a read that fails.
     func adoptNewerStoredSession(than current: StoredSession) -> Bool {
         guard pendingStoreChange == .none else { return false }
-        guard let data = try? configuration.store.load() else {
-            // Nothing stored (or unreadable): the main app keeps its memory; an extension follows
-            // the app's sign-out only when the store certainly holds nothing.
-            if configuration.refreshPolicy == .readOnly, (try? configuration.store.load()) == .some(nil) {
-                end(.userSignedOut)
-                return true
-            }
+        let data: Data?
+        do { data = try configuration.store.load() } catch { return false }  // locked: unknown, keep
+        let readOnly = configuration.refreshPolicy == .readOnly
+        guard let data else {
+            guard readOnly else { return false }
+            end(.userSignedOut)
+            return true
+        }
+        guard let stored = try? StoredSession.decode(data), stored.refreshToken != current.refreshToken else {
             return false
         }
-        guard let stored = try? StoredSession.decode(data),
-            stored.user.serviceUserID == current.user.serviceUserID, stored.rotation > current.rotation
-        else { return false }
+        let sameAccount = stored.user.serviceUserID == current.user.serviceUserID
+        guard readOnly || (sameAccount && stored.rotation > current.rotation) else { return false }
+        if !sameAccount { generation &+= 1 }
         session = stored
-        publish(.refreshed(stored.user))
+        publish(sameAccount ? .refreshed(stored.user) : .signedIn(stored.user))
         return true
     }
 
