@@ -6,7 +6,11 @@ import PackageDescription
 
 let package = Package(
     name: "swift-signin-backend",
+    // For the client library (SignInClient); the Linux build of the functions ignores it.
+    platforms: [.iOS(.v16), .macOS(.v13)],
     products: [
+        // The app's side (issue 19): the one product an app adds. Foundation/URLSession only here.
+        .library(name: "SignInClient", targets: ["SignInClient"]),
         .executable(name: "auth-signin", targets: ["auth-signin"]),
         .executable(name: "auth-refresh", targets: ["auth-refresh"]),
         .executable(name: "auth-link", targets: ["auth-link"]),
@@ -90,6 +94,15 @@ let package = Package(
             ]),
         // libFuzzer's LLVMFuzzerRunDriver, declared (fuzz builds link libFuzzer's no-main runtime).
         .target(name: "CFuzzerDriver"),
+
+        // The app's client (docs/client.md): Foundation/URLSession (FoundationNetworking on Linux),
+        // no backend module. The example CLI signs its S3 PUT with the backend's SigV4 (Linux only).
+        .target(name: "SignInClient"),
+        .executableTarget(
+            name: "signin-example", dependencies: ["SignInClient", "SigV4"], path: "Examples/signin-example"),
+        // Drives the client against scripts/serve for Tests/integration/test_client.py (one scenario a run).
+        .executableTarget(name: "client-check", dependencies: ["SignInClient"], path: "Tests/ClientCheck"),
+        .testTarget(name: "SignInClientTests", dependencies: ["SignInClient"]),
 
         // Shared by the test targets (Foundation's Process: never linked into a function): the
         // loopback stand-ins' process and the independent Python `cryptography` checks.

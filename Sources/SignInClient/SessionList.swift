@@ -1,0 +1,1 @@
+struct SessionList: Decodable, Sendable { var sessions: [SessionSummary] }

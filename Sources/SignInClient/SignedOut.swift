@@ -1,0 +1,1 @@
+struct SignedOut: Decodable, Sendable { var signedOut: Bool }

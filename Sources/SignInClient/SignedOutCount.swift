@@ -1,0 +1,1 @@
+struct SignedOutCount: Decodable, Sendable { var signedOut: Int }

@@ -1,0 +1,43 @@
+import Foundation
+
+/// What the store holds, versioned (`format`): a later client reads older formats and migrates
+/// them; a format newer than this client is "unknown", never a reason to delete it (an older
+/// build after a downgrade, an extension on an older version).
+struct StoredSession: Codable, Sendable, Equatable {
+    static let currentFormat = 1
+
+    var format: Int
+    var refreshToken: String
+    var refreshTokenExpiresAt: Date
+    var credentials: TemporaryCredentials
+    var storage: StorageLocation
+    var user: User
+    /// The provider this session signed in with: unlinking it ends the session.
+    var signInProvider: Provider
+    var signedInAt: Date
+    /// When these credentials arrived (a just-refreshed session is never refreshed again at once).
+    var receivedAt: Date
+    /// Grows by one at each rotation: an extension that re-reads the store adopts only newer states.
+    var rotation: Int
+
+    static func decode(_ data: Data) throws(SignInError) -> StoredSession {
+        struct Header: Decodable { var format: Int }
+        guard let header = try? WireCoding.decoder().decode(Header.self, from: data) else {
+            throw .storeUnavailable(detail: "stored session has no format")
+        }
+        guard header.format <= currentFormat else {
+            throw .storeUnavailable(detail: "stored session format \(header.format) is newer than this client")
+        }
+        do {
+            return try WireCoding.decoder().decode(StoredSession.self, from: data)
+        } catch {
+            throw .storeUnavailable(detail: "stored session format \(header.format) unreadable")
+        }
+    }
+
+    func encoded() throws(SignInError) -> Data {
+        do { return try WireCoding.encoder().encode(self) } catch {
+            throw .storeUnavailable(detail: "could not encode the session")
+        }
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import SignInClient
+
+/// The command line: `client-check SCENARIO --signin URL --refresh URL --link URL --apple TOKEN
+/// [--google TOKEN] --store PATH`. Prints one JSON line (the test reads it); never a token.
+struct Arguments {
+    var scenario: String
+    var values: [String: String] = [:]
+
+    init(_ argv: [String]) {
+        scenario = argv.count > 1 ? argv[1] : ""
+        var index = 2
+        while index + 1 < argv.count {
+            values[String(argv[index].dropFirst(2))] = argv[index + 1]
+            index += 2
+        }
+    }
+
+    func url(_ name: String) -> URL { URL(string: values[name] ?? "http://127.0.0.1:1/")! }
+    subscript(_ name: String) -> String { values[name] ?? "" }
+}
+
+/// A wall clock the scenario can move forward (to make credentials "about to expire").
+final class MovableClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var offset: TimeInterval = 0
+    func now() -> Date { lock.withLock { Date().addingTimeInterval(offset) } }
+    func advance(to date: Date) { lock.withLock { offset = date.timeIntervalSinceNow } }
+}
+
+/// A file store whose next `failures` writes fail (a locked Keychain, a full disk).
+final class FlakyStore: SessionStore, @unchecked Sendable {
+    let inner: FileSessionStore
+    private let lock = NSLock()
+    private var failures = 0
+    private(set) var failed = 0
+
+    init(path: String) { inner = FileSessionStore(url: URL(fileURLWithPath: path)) }
+
+    func failNextWrites(_ count: Int) { lock.withLock { failures = count } }
+    var failedWrites: Int { lock.withLock { failed } }
+
+    func load() throws -> Data? { try inner.load() }
+    func save(_ data: Data) throws {
+        let fail = lock.withLock { () -> Bool in
+            guard failures > 0 else { return false }
+            failures -= 1
+            failed += 1
+            return true
+        }
+        if fail { throw SessionStoreError("injected write failure") }
+        try inner.save(data)
+    }
+    func remove() throws { try inner.remove() }
+}
+
+/// Records every auth state the session publishes, as short names.
+actor StateLog {
+    private(set) var names: [String] = []
+    func append(_ state: AuthState) {
+        switch state {
+        case .signedIn: names.append("signedIn")
+        case .refreshed: names.append("refreshed")
+        case .signedOut(let reason): names.append("signedOut(\(reason))")
+        case .unknown: names.append("unknown")
+        }
+    }
+
+    static func watching(_ session: SignInSession) async -> StateLog {
+        let log = StateLog()
+        let stream = await session.authStates()
+        Task {
+            for await state in stream { await log.append(state) }
+        }
+        return log
+    }
+}
+
+struct Harness {
+    let arguments: Arguments
+    let clock = MovableClock()
+    let store: FlakyStore
+
+    init(_ arguments: Arguments) {
+        self.arguments = arguments
+        store = FlakyStore(path: arguments["store"])
+    }
+
+    func transport(timeout: TimeInterval = 8, refresh: URL? = nil) -> FunctionURLTransport {
+        FunctionURLTransport(
+            signIn: arguments.url("signin"), refresh: refresh ?? arguments.url("refresh"), link: arguments.url("link"),
+            timeout: timeout)
+    }
+
+    func session(
+        store: (any SessionStore)? = nil, transport: FunctionURLTransport? = nil, retryWindow: TimeInterval = 20
+    ) -> SignInSession {
+        let clock = self.clock
+        return SignInSession(
+            configuration: SignInConfiguration(
+                transport: transport ?? self.transport(), store: store ?? self.store, refreshRetryWindow: retryWindow,
+                device: "client-check", clock: { clock.now() }))
+    }
+
+    func storedData() -> Data? { try? store.inner.load() }
+}
+
+func errorName(_ error: SignInError) -> String {
+    switch error {
+    case .server(let code, _, _): return code.rawValue
+    case .offline: return "offline"
+    case .timedOut: return "timedOut"
+    case .unavailable(let status): return "unavailable(\(status))"
+    case .malformedAnswer(_, let path, _): return "malformed(\(path))"
+    case .sessionChanged: return "sessionChanged"
+    default: return "\(error)"
+    }
+}
+
+func emit(_ result: [String: Any]) {
+    let data = try! JSONSerialization.data(withJSONObject: result, options: [.sortedKeys])
+    print(String(decoding: data, as: UTF8.self))
+}

@@ -1,0 +1,133 @@
+import Foundation
+import SignInClient
+
+// One scenario of Tests/integration/test_client.py against scripts/serve's server. The test arms
+// the server's faults before starting this, and reads the server's counts and token trail after.
+let arguments = Arguments(CommandLine.arguments)
+let harness = Harness(arguments)
+
+func signedIn(_ session: SignInSession) async throws -> SignInResult {
+    try await session.signIn(with: .apple, idToken: arguments["apple"], intent: .signup)
+}
+
+do {
+    switch arguments.scenario {
+    case "concurrent":
+        // Credentials about to expire (the clock is moved to 60 s before their expiration), then
+        // 50 concurrent credentials() calls: one refresh reaches the server.
+        let session = harness.session()
+        _ = try await signedIn(session)
+        let expiring = try await session.credentials()
+        harness.clock.advance(to: expiring.expiration.addingTimeInterval(-60))
+        let keys = try await withThrowingTaskGroup(of: String.self) { group in
+            for _ in 0..<50 { group.addTask { try await session.credentials().accessKeyId } }
+            var keys = Set<String>()
+            for try await key in group { keys.insert(key) }
+            return keys
+        }
+        emit(["distinctKeys": keys.count, "renewed": !keys.contains(expiring.accessKeyId)])
+
+    case "lost":
+        // The server drops the first refresh answer after the function answered: the client retries
+        // with the same token (within the grace), then refreshes normally and lists its sessions.
+        let session = harness.session()
+        _ = try await signedIn(session)
+        try await session.refresh()
+        try await session.refresh()
+        let sessions = try await session.sessions()
+        emit(["sessions": sessions.count, "current": sessions.contains { $0.current }])
+
+    case "storefail":
+        // The store fails the next two writes: the rotated token lives on in memory, the next
+        // refresh presents it (not the stored, older one), and the owed write lands afterwards.
+        let session = harness.session()
+        _ = try await signedIn(session)
+        harness.store.failNextWrites(2)
+        try await session.refresh()
+        try await session.refresh()
+        _ = try await session.sessions()
+        let stored = harness.storedData()
+        emit(["failedWrites": harness.store.failedWrites, "storeHasSession": stored != nil])
+
+    case "invalid":
+        // Another holder of the same token signs the session out; our refresh gets SESSION_INVALID.
+        let session = harness.session()
+        let log = await StateLog.watching(session)
+        _ = try await signedIn(session)
+        let other = harness.session(store: InMemorySessionStore(harness.storedData()))
+        let confirmed = await other.signOut()
+        var code = ""
+        do { try await session.refresh() } catch { code = errorName(error) }
+        try await Task.sleep(for: .milliseconds(200))
+        emit([
+            "otherSignedOut": confirmed, "error": code, "storeEmpty": harness.storedData() == nil,
+            "states": await log.names, "user": await session.currentUser == nil ? "none" : "some",
+        ])
+
+    case "outage":
+        // Offline, a 5xx front door, a stalled one: errors, and nothing cleared; then it recovers.
+        let session = harness.session(transport: harness.transport(timeout: 1), retryWindow: 2.5)
+        let log = await StateLog.watching(session)
+        _ = try await signedIn(session)
+        var errors: [String] = []
+        let offline = harness.session(
+            store: InMemorySessionStore(harness.storedData()),
+            transport: harness.transport(refresh: URL(string: "http://127.0.0.1:1/auth-refresh")!), retryWindow: 1)
+        do { try await offline.refresh() } catch { errors.append(errorName(error)) }
+        let offlineKept = await offline.currentUser != nil
+        for _ in 0..<2 {  // the test armed "unavailable" then "stall" faults, enough for every attempt
+            do { try await session.refresh() } catch { errors.append(errorName(error)) }
+        }
+        let stillSignedIn = await session.currentUser != nil
+        let keptAfterFaults = harness.storedData() != nil && stillSignedIn
+        var recovered = false
+        for _ in 0..<4 where !recovered {  // a fault the timing left unused is used up here
+            recovered = (try? await session.refresh()) != nil
+        }
+        emit([
+            "errors": errors, "offlineKept": offlineKept, "kept": keptAfterFaults, "recovered": recovered,
+            "states": await log.names,
+        ])
+
+    case "late":
+        // The refresh answer is held back; the user signs out meanwhile; the late answer is dropped.
+        let session = harness.session()
+        let log = await StateLog.watching(session)
+        _ = try await signedIn(session)
+        let refresh = Task { () -> String in
+            do throws(SignInError) { try await session.refresh() } catch { return errorName(error) }
+            return "refreshed"
+        }
+        try await Task.sleep(for: .milliseconds(1500))
+        await session.signOut()
+        let outcome = await refresh.value
+        try await Task.sleep(for: .milliseconds(300))
+        emit([
+            "refresh": outcome, "storeEmpty": harness.storedData() == nil, "states": await log.names,
+            "user": await session.currentUser == nil ? "none" : "some",
+        ])
+
+    case "unlink", "delete":
+        let session = harness.session()
+        let log = await StateLog.watching(session)
+        _ = try await signedIn(session)
+        if arguments.scenario == "unlink" {
+            _ = try await session.link(.google, idToken: arguments["google"])
+            _ = try await session.unlink(.apple)
+        } else {
+            _ = try await session.deleteAccount()
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        emit(["storeEmpty": harness.storedData() == nil, "states": await log.names])
+
+    case "wire":
+        emit(await wireCheck(arguments))
+
+    default:
+        FileHandle.standardError.write(Data("unknown scenario \(arguments.scenario)\n".utf8))
+        exit(2)
+    }
+} catch let error as SignInError {
+    emit(["failed": errorName(error)])
+    exit(1)
+}

@@ -1,0 +1,84 @@
+import Foundation
+
+@testable import SignInClient
+
+/// An injected transport: answers each event with `respond` and records what was sent.
+final class ScriptedTransport: SignInTransport, @unchecked Sendable {
+    typealias Responder = @Sendable (_ function: SignInFunction, _ event: [String: Any]) async throws -> TransportAnswer
+    private let lock = NSLock()
+    private var sent: [(SignInFunction, [String: Any])] = []
+    let respond: Responder
+
+    init(_ respond: @escaping Responder) { self.respond = respond }
+
+    func send(_ event: Data, to function: SignInFunction) async throws -> TransportAnswer {
+        let object = (try? JSONSerialization.jsonObject(with: event)) as? [String: Any] ?? [:]
+        lock.withLock { sent.append((function, object)) }
+        return try await respond(function, object)
+    }
+
+    func count(_ function: SignInFunction, action: String? = nil) -> Int {
+        lock.withLock {
+            sent.filter { $0.0 == function && (action == nil || $0.1["action"] as? String == action) }.count
+        }
+    }
+
+    func presentedTokens() -> [String] { lock.withLock { sent.compactMap { $0.1["refreshToken"] as? String } } }
+}
+
+/// Answers shaped as the functions send them.
+enum Answers {
+    static let iso = Date.ISO8601FormatStyle()
+
+    static func user(_ id: String = "6f1c2a4e-0000-4000-8000-000000000001") -> [String: Any] {
+        [
+            "serviceUserID": id, "displayName": "Ada", "email": "ada@example.com", "createdAt": "2026-01-01T00:00:00Z",
+            "lastUpdated": "2026-01-01T00:00:00Z", "primaryProvider": "apple",
+            "providers": [["type": "apple", "id": "001.a", "isPrimary": true, "linkedAt": "2026-01-01T00:00:00Z"]],
+            "subscription": ["tier": "free", "storageLimit": 209_715_200, "storageUsed": 0],
+            "preferences": ["uploadQuality": "high"],
+        ]
+    }
+
+    static func session(token: String, key: String, expiresIn: TimeInterval = 3600, newUser: Bool? = nil) -> Data {
+        var data: [String: Any] = [
+            "user": user(),
+            "credentials": [
+                "accessKeyId": key, "secretAccessKey": "secret", "sessionToken": "session",
+                "expiration": Date().addingTimeInterval(expiresIn).formatted(iso),
+            ],
+            "storage": ["bucket": "b", "region": "us-east-1", "prefix": "users/u/"],
+            "refreshToken": token, "refreshTokenExpiresAt": Date().addingTimeInterval(86400).formatted(iso),
+        ]
+        if let newUser { data["isNewUser"] = newUser }
+        return envelope(data)
+    }
+
+    static func envelope(_ data: Any) -> Data {
+        try! JSONSerialization.data(withJSONObject: [
+            "success": true, "data": data, "meta": ["requestId": "r", "timestamp": "2026-01-01T00:00:00Z"],
+        ])
+    }
+
+    static func failure(_ code: String, status: Int) -> TransportAnswer {
+        TransportAnswer(
+            statusCode: status,
+            body: try! JSONSerialization.data(withJSONObject: [
+                "success": false, "error": ["code": code, "message": "m"], "meta": ["requestId": "r"],
+            ]))
+    }
+
+    static func ok(_ body: Data) -> TransportAnswer { TransportAnswer(statusCode: 200, body: body) }
+}
+
+/// A session over `transport` and `store`, signed in with whatever `transport` answers to auth-signin.
+func signedInSession(
+    _ transport: ScriptedTransport, store: any SessionStore = InMemorySessionStore(), margin: TimeInterval = 300
+) async throws -> SignInSession {
+    let session = SignInSession(
+        configuration: SignInConfiguration(
+            transport: transport, store: store, credentialsMargin: margin, retryDelays: [0.05, 0.05],
+            minimumRefreshInterval: 0))
+    _ = try await session.signIn(with: .apple, idToken: "id-token")
+    return session
+}
