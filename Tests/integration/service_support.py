@@ -16,13 +16,14 @@ class Service:
         self.emulators: list[Emulator] = []
         self._default: dict[str, Emulator] = {}
 
-    def env(self, **overrides) -> dict:
-        env = {**self.moto.function_env(), **self.idp.function_env(), "AWS_LAMBDA_LOG_LEVEL": "DEBUG"}
+    def env(self, name: str, **overrides) -> dict:
+        """`name`'s configuration: its own moto identity, holding its role's grants from template.yaml."""
+        env = {**self.moto.function_env(name), **self.idp.function_env(), "AWS_LAMBDA_LOG_LEVEL": "DEBUG"}
         env.update({k: str(v) for k, v in overrides.items()})
         return env
 
     def start(self, name: str, **overrides) -> Emulator:
-        emu = Emulator(executable(name), env={**self.env(**overrides), "AWS_LAMBDA_FUNCTION_NAME": name},
+        emu = Emulator(executable(name), env={**self.env(name, **overrides), "AWS_LAMBDA_FUNCTION_NAME": name},
                        log_path=str(self.tmp_path / f"{name}-{len(self.emulators)}.log"))
         self.emulators.append(emu)
         return emu.start()

@@ -135,7 +135,7 @@ def sha256_hex(text: str) -> str:
 
 
 class State:
-    """Every object the checks need, read with the function's own key straight from moto."""
+    """Every object the checks need, read with the tests' admin key straight from moto."""
 
     def __init__(self, moto: MotoServer):
         s3 = moto.s3()

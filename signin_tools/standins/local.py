@@ -44,8 +44,10 @@ class LocalDeployment:
         self.store_pki = AppStorePKI()
         self.emulators: dict[str, Emulator] = {}
 
-    def env(self) -> dict:
-        env = {**self.moto.function_env(), **self.idp.function_env(), **self.apple.function_env(),
+    def env(self, function: str) -> dict:
+        """`function`'s configuration, with its own identity (its role's grants, derived from
+        template.yaml) in moto."""
+        env = {**self.moto.function_env(function), **self.idp.function_env(), **self.apple.function_env(),
                **self.store_pki.function_env(), "AWS_LAMBDA_LOG_LEVEL": "INFO"}
         env.update(self.extra_env)
         return env
@@ -56,7 +58,7 @@ class LocalDeployment:
         self.idp.start()
         self.apple.start()
         for name in self.functions:
-            emu = Emulator(str(self.bin_dir / name), env={**self.env(), "AWS_LAMBDA_FUNCTION_NAME": name},
+            emu = Emulator(str(self.bin_dir / name), env={**self.env(name), "AWS_LAMBDA_FUNCTION_NAME": name},
                            log_path=str(self.log_dir / f"{name}.log"))
             self.emulators[name] = emu.start()
         return self
