@@ -17,7 +17,7 @@ ACCOUNT = "123456789012"
 # role's grants derived from template.yaml (grants.py).
 ADMIN_POLICY = {
     "Version": "2012-10-17",
-    "Statement": [{"Effect": "Allow", "Action": ["s3:*", "ssm:*", "sts:GetCallerIdentity"], "Resource": "*"}],
+    "Statement": [{"Effect": "Allow", "Action": ["s3:*", "ssm:*", "sts:GetCallerIdentity", "iam:PutUserPolicy"], "Resource": "*"}],
 }
 # The user role's permissions (the session policy narrows them per user on real AWS).
 USER_ROLE_POLICY = {
@@ -98,11 +98,9 @@ class MotoServer:
         role = iam.create_role(RoleName=USER_ROLE, AssumeRolePolicyDocument=json.dumps(trust))["Role"]
         iam.put_role_policy(RoleName=USER_ROLE, PolicyName="user", PolicyDocument=json.dumps(USER_ROLE_POLICY))
         self.role_arn = role["Arn"]
-        resolver = grants.Resolver(grants.load_template(self.template), bucket=self.bucket, account=ACCOUNT,
-                                   region=REGION, role_names={"UserAccessRole": USER_ROLE}, parameters=grants.CONFIGURED)
+        self.buckets = [self.bucket]
+        self._put_function_policies(iam)
         for f in grants.FUNCTIONS:
-            self.policies[f] = grants.moto_policy(f, resolver)
-            iam.put_user_policy(UserName=f"fn-{f}", PolicyName="role", PolicyDocument=json.dumps(self.policies[f]))
             key = iam.create_access_key(UserName=f"fn-{f}")["AccessKey"]
             self.function_keys[f] = (key["AccessKeyId"], key["SecretAccessKey"])
         s3 = self._client("s3")
@@ -110,6 +108,27 @@ class MotoServer:
         # Versioned, as the template's bucket is (identity files are deleted by version id there).
         s3.put_bucket_versioning(Bucket=self.bucket, VersioningConfiguration={"Status": "Enabled"})
         self.enforce_auth()
+
+    def _put_function_policies(self, iam) -> None:
+        """Each function's derived grants, for every bucket this moto serves as an identity bucket."""
+        template = grants.load_template(self.template)
+        for f in grants.FUNCTIONS:
+            statements = []
+            for i, bucket in enumerate(self.buckets):
+                resolver = grants.Resolver(template, bucket=bucket, account=ACCOUNT, region=REGION,
+                                           role_names={"UserAccessRole": USER_ROLE}, parameters=grants.CONFIGURED)
+                for st in grants.moto_policy(f, resolver)["Statement"]:
+                    if i and "Sid" in st:
+                        st["Sid"] += str(i)   # ids are unique within one policy
+                    statements.append(st)
+            self.policies[f] = {"Version": "2012-10-17", "Statement": statements}
+            iam.put_user_policy(UserName=f"fn-{f}", PolicyName="role", PolicyDocument=json.dumps(self.policies[f]))
+
+    def add_bucket(self, bucket: str) -> None:
+        """Another (unversioned) identity bucket, which the functions' grants then cover as well."""
+        self.s3().create_bucket(Bucket=bucket)
+        self.buckets.append(bucket)
+        self._put_function_policies(self._client("iam", key=self.access_key_id, secret=self.secret_access_key))
 
     def enforce_auth(self) -> None:
         req = urllib.request.Request(f"{self.endpoint}/moto-api/reset-auth", data=b"0", method="POST",
