@@ -118,3 +118,23 @@ def test_grants_module_runs_as_a_script():
     out = subprocess.run([sys.executable, "-m", "signin_tools.standins.grants"], cwd=ROOT, capture_output=True, text=True,
                          timeout=60, check=True).stdout
     assert set(json.loads(out)) == set(grants.FUNCTIONS)
+
+
+def test_signin_meeting_a_purged_account_leaves_nothing_under_its_prefix(svc):
+    """Defect 1 (issue 18): an identity file that outlived its account's deletion (a link racing
+    the purge leaves one). The sign-in reads the deletion record, removes the stale file, and
+    removes every version of the session record it wrote in the same round, with auth-signin's
+    own grants: at a07d785 the role could not read deletions/ (Runtime API AWS.AccessDenied) nor
+    delete by version (a session record version stayed under the purged prefix)."""
+    from test_deletion import versions_under
+
+    sub = apple_sub()
+    data = ok(svc.signin(provider="apple", idToken=svc.idp.apple_token(sub)))
+    uuid = data["user"]["serviceUserID"]
+    assert ok(svc.link(refreshToken=data["refreshToken"], action="delete"))["purge"] == "complete"
+    assert versions_under(svc, f"users/{uuid}/") == []
+    svc.moto.s3().put_object(Bucket=svc.moto.bucket, Key=f"identities/apple/{sub}", Body=uuid.encode(), ContentType="text/plain")
+    answer = svc.signin(provider="apple", idToken=svc.idp.apple_token(sub), intent="signin")
+    assert answer.get("success") is False and answer["error"]["code"] == "ACCOUNT_NOT_FOUND", answer
+    assert versions_under(svc, f"users/{uuid}/") == [], "the sign-in left its session record under the purged prefix"
+    assert svc.read_object(f"identities/apple/{sub}") is None, "the stale identity file survived"
