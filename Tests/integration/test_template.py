@@ -83,6 +83,7 @@ EXPECTED_FUNCTION_GRANTS = {
         *{(a, NOTIFICATIONS) for a in ("s3:GetObject", "s3:PutObject")},   # at-most-once markers
         ("ssm:GetParameter", APPLE_KEY_PARAMETER),                      # the Sign in with Apple key, when configured
         ("logs:CreateLogStream", ("getatt", "AuthLinkLogGroup")), ("logs:PutLogEvents", ("getatt", "AuthLinkLogGroup")),
+        ("sqs:SendMessage", ("getatt", "ScheduledRunDeadLetterQueue")),   # a failed asynchronous (scheduled) invocation
     },
 }
 
@@ -185,6 +186,8 @@ def test_no_wildcard_action_or_resource_wider_than_allowed():
         elif key[0] == "getatt" and key[1] in LOG_GROUPS.values():
             assert action in ("logs:CreateLogStream", "logs:PutLogEvents"), f"{owner}: {action} on {key[1]}"
             assert all(LOG_GROUPS.get(role) == key[1] for role in roles), f"{owner}: {roles} write another function's logs ({key[1]})"
+        elif key == ("getatt", "ScheduledRunDeadLetterQueue"):
+            assert action == "sqs:SendMessage" and roles == ["AuthLinkRole"], f"{owner}: {action} on the dead-letter queue"
         elif key[0] == "getatt" and key[1] in FUNCTIONS:
             assert action == "lambda:InvokeFunction", f"{owner}: {action} on {key[1]}"
         else:
@@ -410,7 +413,8 @@ def test_function_urls_are_public_only_behind_the_parameter():
     for lid in urls:
         assert RES[lid].get("Condition") == "FunctionUrlsEnabled"
         assert RES[lid]["Properties"]["AuthType"] == "NONE"
-    perms = [(lid, r) for lid, r in RES.items() if r["Type"] == "AWS::Lambda::Permission"]
+    perms = [(lid, r) for lid, r in RES.items() if r["Type"] == "AWS::Lambda::Permission"
+             and r["Properties"]["Principal"] != "events.amazonaws.com"]   # the schedule's: see below
     assert len(perms) == 6
     for lid, r in perms:
         p = r["Properties"]
@@ -462,8 +466,9 @@ def test_apple_key_is_read_from_ssm_only_when_configured():
 
 def test_auth_link_runs_hourly_with_time_to_purge():
     fn = RES["AuthLinkFunction"]["Properties"]
-    assert fn["Events"] == {"Hourly": {"Type": "Schedule", "Properties": {
-        "Schedule": "rate(1 hour)", "Description": fn["Events"]["Hourly"]["Properties"]["Description"]}}}
+    assert "Events" not in fn, "the schedule targets the alias, never the unqualified function"
+    rule = RES["AuthLinkHourlyRule"]["Properties"]
+    assert rule["ScheduleExpression"] == "rate(1 hour)" and rule["State"] == "ENABLED"
     assert 15 <= fn["Timeout"] <= 60
     for other in ("AuthSigninFunction", "AuthRefreshFunction"):
         assert "Events" not in RES[other]["Properties"]
@@ -508,3 +513,38 @@ def test_signin_lists_versions_of_session_records_only():
     assert iam_match(pattern, f"users/{SAMPLE_UUID}/account/sessions/0123abcd.json")
     for other in (f"users/{SAMPLE_UUID}/", f"users/{SAMPLE_UUID}/photos/", "identities/", "deletions/", ""):
         assert not iam_match(pattern, other), other
+
+
+def test_only_the_hourly_rule_may_invoke_the_scheduled_alias_and_the_app_cannot():
+    """Issue 18, defect 7: the scheduled run's own path is auth-link's alias `scheduled`."""
+    alias = RES["AuthLinkScheduledAlias"]
+    assert alias["Type"] == "AWS::Lambda::Alias"
+    assert alias["Properties"]["Name"] == "scheduled" and alias["Properties"]["FunctionVersion"] == "$LATEST"
+    assert alias["Properties"]["FunctionName"] == {"Ref": "AuthLinkFunction"}
+    (target,) = RES["AuthLinkHourlyRule"]["Properties"]["Targets"]
+    assert target["Arn"] == {"Ref": "AuthLinkScheduledAlias"}
+    assert target["DeadLetterConfig"]["Arn"] == {"Fn::GetAtt": ["ScheduledRunDeadLetterQueue", "Arn"]}
+    perms = [r["Properties"] for r in RES.values() if r["Type"] == "AWS::Lambda::Permission"
+             and r["Properties"]["FunctionName"] == {"Ref": "AuthLinkScheduledAlias"}]
+    assert perms == [{"Action": "lambda:InvokeFunction", "FunctionName": {"Ref": "AuthLinkScheduledAlias"},
+                      "Principal": "events.amazonaws.com", "SourceArn": {"Fn::GetAtt": ["AuthLinkHourlyRule", "Arn"]},
+                      "SourceAccount": {"Ref": "AWS::AccountId"}}]
+    # Every other permission and the app's policy name the unqualified function (no alias, no `:*`).
+    for r in RES.values():
+        if r["Type"] == "AWS::Lambda::Permission" and r["Properties"]["Principal"] != "events.amazonaws.com":
+            assert r["Properties"]["FunctionName"]["Ref"] in FUNCTIONS
+    doc = RES["InvokeFunctionsPolicy"]["Properties"]["PolicyDocument"]
+    assert all(resource_key(x)[0] == "getatt" for st in as_list(doc["Statement"]) for x in as_list(st["Resource"]))
+    assert RES["AuthLinkFunction"]["Properties"]["DeadLetterQueue"]["Type"] == "SQS"
+
+
+def test_reserved_concurrency_and_access_logging_are_parameters():
+    params = TEMPLATE["Parameters"]
+    for fn in ("AuthSignin", "AuthRefresh", "AuthLink"):
+        p = params[f"{fn}ReservedConcurrency"]
+        assert p["Type"] == "Number" and p["Default"] >= 1 and p["MinValue"] == -1
+        assert RES[f"{fn}Function"]["Properties"]["ReservedConcurrentExecutions"] == {
+            "Fn::If": [f"{fn}ConcurrencyReserved", {"Ref": f"{fn}ReservedConcurrency"}, {"Ref": "AWS::NoValue"}]}
+    assert params["AccessLogBucketName"]["Default"] == ""
+    logging = RES["IdentityBucket"]["Properties"]["LoggingConfiguration"]["Fn::If"]
+    assert logging[0] == "AccessLogsGiven" and logging[1]["DestinationBucketName"] == {"Ref": "AccessLogBucketName"}

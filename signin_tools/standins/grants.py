@@ -134,19 +134,21 @@ def function_statements(function: str, resolver: Resolver) -> list[dict]:
     role = role_of(template, function)
     documents = []
     for policy in template["Resources"][role]["Properties"].get("Policies", []):
-        policy = resolver.resolve(policy)
-        if policy is not None:
+        if "Fn::If" in policy:   # a policy present under a condition
+            condition, present, absent = policy["Fn::If"]
+            policy = present if resolver.condition(condition) else absent
+        if "PolicyDocument" in policy:
             documents.append(policy["PolicyDocument"])
     for res in template["Resources"].values():
         if res["Type"] == "AWS::IAM::Policy" and {"Ref": role} in res["Properties"].get("Roles", []):
-            documents.append(resolver.resolve(res["Properties"]["PolicyDocument"]))
+            documents.append(res["Properties"]["PolicyDocument"])
     statements = []
     for doc in documents:
         for st in _as_list(doc["Statement"]):
             actions = [a for a in _as_list(st["Action"]) if a.startswith(SERVICES)]
-            if st["Effect"] == "Allow" and actions:
-                kept = {k: v for k, v in st.items() if k in ("Sid", "Effect", "Resource", "Condition")}
-                statements.append({**kept, "Action": actions, "Resource": _as_list(st["Resource"])})
+            if st["Effect"] == "Allow" and actions:   # resolved only now: logs, sqs may name what moto lacks
+                kept = resolver.resolve({k: v for k, v in st.items() if k in ("Sid", "Effect", "Resource", "Condition")})
+                statements.append({**kept, "Action": actions, "Resource": _as_list(kept["Resource"])})
     return statements
 
 
