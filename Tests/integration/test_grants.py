@@ -138,3 +138,19 @@ def test_signin_meeting_a_purged_account_leaves_nothing_under_its_prefix(svc):
     assert answer.get("success") is False and answer["error"]["code"] == "ACCOUNT_NOT_FOUND", answer
     assert versions_under(svc, f"users/{uuid}/") == [], "the sign-in left its session record under the purged prefix"
     assert svc.read_object(f"identities/apple/{sub}") is None, "the stale identity file survived"
+
+
+def test_the_simulations_grant_table_is_the_derivation_from_the_template():
+    """The simulated S3 refuses what each function's role would not allow, by a Swift table
+    (SimulatedGrants+Table.swift); it must say exactly what the template says."""
+    import re
+
+    text = (ROOT / "Tests" / "AccountDomainTests" / "Simulation" / "SimulatedGrants+Table.swift").read_text()
+    start = text.index("\n", text.index("// BEGIN GENERATED")) + 1
+    block = text[start:text.index("// END GENERATED")]
+
+    def norm(s: str) -> str:   # swift format's layout aside
+        return re.sub(r",([\])])", r"\1", re.sub(r"\s+", "", s))
+
+    assert norm(block) == norm(grants.swift_table()), \
+        "SimulatedGrants+Table.swift is stale: regenerate with .venv/bin/python -m signin_tools.standins.grants --swift"

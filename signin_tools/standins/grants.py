@@ -171,8 +171,46 @@ def moto_policy(function: str, resolver: Resolver) -> dict:
     return {"Version": "2012-10-17", "Statement": widened_for_moto(function_statements(function, resolver))}
 
 
+# The simulation's table (SimulatedGrants.swift): its bucket and user role, as SimulationTests set them.
+SIMULATION = {"bucket": "sim-identities", "role_names": {"UserAccessRole": "user-access"}}
+SWIFT_CASES = {"auth-signin": "signin", "auth-refresh": "refresh", "auth-link": "link"}
+
+
+def swift_table(template: dict | None = None) -> str:
+    """The generated block of SimulatedGrants.swift: each function's statements, unwidened (the
+    simulation evaluates `?` and the `s3:prefix` condition exactly); `$B` is the bucket's ARN."""
+    resolver = Resolver(template or load_template(), bucket=SIMULATION["bucket"], role_names=SIMULATION["role_names"],
+                        parameters=CONFIGURED)
+    q = json.dumps
+    lines = ["        ["]
+    for f in FUNCTIONS:
+        lines.append(f"            .{SWIFT_CASES[f]}: [")
+        for st in function_statements(f, resolver):
+            condition = st.get("Condition")
+            prefix = "nil"
+            if condition:
+                if list(condition) != ["StringLike"] or list(condition["StringLike"]) != ["s3:prefix"]:
+                    raise ValueError(f"{f}: the simulation models only StringLike s3:prefix, not {condition}")
+                prefix = q(condition["StringLike"]["s3:prefix"])
+            lines.append(f"                SimulatedGrant(")
+            lines.append(f"                    actions: [{', '.join(q(a) for a in st['Action'])}],")
+            bucket = f"arn:aws:s3:::{SIMULATION['bucket']}"
+            resources = [("$B" + r[len(bucket):]) if r.startswith(bucket) else r for r in st["Resource"]]
+            lines.append("                    resources: [")
+            lines += [f"                        {q(r)}," for r in resources]
+            lines.append("                    ],")
+            lines.append(f"                    prefix: {prefix}),")
+        lines.append("            ],")
+    lines.append("        ]")
+    return "\n".join(lines) + "\n"
+
+
 def main(argv: list[str]) -> int:
-    """Prints every function's derived statements (as the tests see them) as JSON."""
+    """Prints every function's derived statements (as the tests see them) as JSON; with --swift,
+    the generated block of the simulation's table."""
+    if argv[:1] == ["--swift"]:
+        print(swift_table(), end="")
+        return 0
     template = load_template(Path(argv[0]) if argv else TEMPLATE)
     resolver = Resolver(template, bucket="signin-identities-local", parameters=CONFIGURED)
     print(json.dumps({f: function_statements(f, resolver) for f in FUNCTIONS}, indent=2))

@@ -67,7 +67,8 @@ enum Simulation {
         for d in 0..<devices { world.addDevice(person: d == 0 ? 0 : config.below(2), operations: 3 + config.below(6)) }
         scheduler.run()
         var checks = SimulationChecks(world: world)
-        let violations = checks.run()
+        // A request the calling function's role would not allow is a violation too (issue 18).
+        let violations = checks.run() + scheduler.denials.map { "AccessDenied: " + $0 }
         let summary =
             "faults \(faultRate) (\(scheduler.faultCount) injected), grace \(grace) s, \(devices) devices, \(world.records.count) operations"
         var outcomes: [String: Int] = [:]
