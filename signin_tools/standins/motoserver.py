@@ -17,7 +17,7 @@ ACCOUNT = "123456789012"
 # role's grants derived from template.yaml (grants.py).
 ADMIN_POLICY = {
     "Version": "2012-10-17",
-    "Statement": [{"Effect": "Allow", "Action": ["s3:*", "ssm:*", "sts:GetCallerIdentity", "iam:PutUserPolicy"], "Resource": "*"}],
+    "Statement": [{"Effect": "Allow", "Action": ["s3:*", "ssm:*", "sts:GetCallerIdentity", "sts:AssumeRole", "iam:PutUserPolicy"], "Resource": "*"}],
 }
 # The user role's permissions (the session policy narrows them per user on real AWS).
 USER_ROLE_POLICY = {
@@ -90,9 +90,9 @@ class MotoServer:
         key = iam.create_access_key(UserName="signin-test-admin")["AccessKey"]
         self.access_key_id, self.secret_access_key = key["AccessKeyId"], key["SecretAccessKey"]
         # The user role trusts every function's identity (the template's trust names the roles of
-        # the two that hand out credentials; moto cannot tell the others from them, and their
-        # derived grants hold no sts:AssumeRole anyway).
-        principals = [users[f"fn-{f}"] for f in grants.FUNCTIONS]
+        # the two that hand out credentials; auth-link's derived grants hold no sts:AssumeRole
+        # anyway), and the admin, whose tests of the STS client (AWSClientsTests) assume it.
+        principals = [users[f"fn-{f}"] for f in grants.FUNCTIONS] + [users["signin-test-admin"]]
         trust = {"Version": "2012-10-17",
                  "Statement": [{"Effect": "Allow", "Principal": {"AWS": principals}, "Action": "sts:AssumeRole"}]}
         role = iam.create_role(RoleName=USER_ROLE, AssumeRolePolicyDocument=json.dumps(trust))["Role"]
