@@ -63,7 +63,7 @@ enum SimulatedGrants {
         case .s3List(let prefix, _): return [("s3:ListBucket", bucketARN, prefix)]
         case .s3ListVersions(let prefix, _): return [("s3:ListBucketVersions", bucketARN, prefix)]
         case .s3DeleteVersions(let versions): return versions.map { ("s3:DeleteObjectVersion", object($0.key), nil) }
-        case .assumeRole: return [("sts:AssumeRole", "arn:aws:iam::123456789012:role/user-access", nil)]
+        case .assumeRole(let request): return [("sts:AssumeRole", request.roleARN, nil)]
         // A call added later is mapped here; until then it is not checked.
         default: return []
         }
