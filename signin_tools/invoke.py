@@ -16,6 +16,7 @@ from pathlib import Path
 
 from .repo import ROOT
 from .standins import LocalDeployment
+from .standins.local import SCHEDULED
 
 PLACEHOLDER = re.compile(r"\{\{\s*(token|expired-token|refresh-token)\s+(apple|google|firebase)\s+([A-Za-z0-9._-]+)\s*\}\}")
 
@@ -43,11 +44,12 @@ def main() -> int:
         print(__doc__, file=sys.stderr)
         return 2
     function, event_file = sys.argv[1], Path(sys.argv[2])
-    if function not in ("auth-signin", "auth-refresh", "auth-link"):
-        print(f"unknown function {function!r}: auth-signin, auth-refresh or auth-link", file=sys.stderr)
+    if function not in ("auth-signin", "auth-refresh", "auth-link", SCHEDULED):
+        print(f"unknown function {function!r}: auth-signin, auth-refresh, auth-link or {SCHEDULED} (the schedule's alias)",
+              file=sys.stderr)
         return 2
     raw = event_file.read_text()
-    functions = tuple(dict.fromkeys(["auth-signin", function]))
+    functions = tuple(dict.fromkeys(["auth-signin", function.split(":")[0]]))
     with LocalDeployment(ROOT / ".build" / "debug", functions=functions) as local:
         payload = fill(raw, local).encode()
         status, body = local.emulators[function].invoke_raw(payload)

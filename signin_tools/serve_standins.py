@@ -50,7 +50,7 @@ def main() -> int:
     try:
         info = {}
         if moto:
-            info["moto"] = moto.function_env()
+            info["moto"] = moto.admin_env()   # the S3 client's own tests: no function, the admin identity
         if idp:
             info["idp"] = idp.function_env()
         if apple:

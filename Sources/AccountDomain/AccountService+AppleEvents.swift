@@ -28,6 +28,16 @@ extension AccountService {
         _ event: AppleAccountEvent, subject: String, eventID: String, purgeUntil: Deadline,
         deadline: Deadline
     ) throws(AccountError) -> AppleEventOutcome {
+        try processAppleEvent(event, subject: subject, eventID: eventID, purgeUntil: purgeUntil, deadline: deadline)
+            .outcome
+    }
+
+    /// `handleAppleEvent`, also saying what the event changed (an unlink or a deletion), for the
+    /// audit line and the `Deletions` metric.
+    public func processAppleEvent(
+        _ event: AppleAccountEvent, subject: String, eventID: String, purgeUntil: Deadline,
+        deadline: Deadline
+    ) throws(AccountError) -> AppleEventResult {
         let marker = AccountKeys.notificationMarker("apple-account", AccountService.markerName(eventID))
         var reads = Round()
         let markerSlot = reads.get(marker)
@@ -35,26 +45,26 @@ extension AccountService {
         let identityKey = AccountKeys.identity(.apple, validSubject ? subject : "invalid")
         let identitySlot = validSubject ? reads.get(identityKey) : nil
         let answers = backend.run(reads, deadline: deadline)
-        if try answers.value(markerSlot) != nil { return .duplicate }
+        if try answers.value(markerSlot) != nil { return AppleEventResult(outcome: .duplicate) }
         var outcome = AppleEventOutcome.unknownIdentity
+        var change: AppleEventChange?
         if let identitySlot, let file = try mapping(answers.value(identitySlot), key: identityKey) {
             let docs = try readAccount(file.uuid, deadline: deadline)
             if let account = try account(uuid: file.uuid, profile: docs.profile, providers: docs.providers),
                 !account.providers.isDeleted, account.providers.index(of: .apple, id: subject) != nil
             {
-                try apply(event, subject: subject, to: account, purgeUntil: purgeUntil, deadline: deadline)
+                change = try apply(event, subject: subject, to: account, purgeUntil: purgeUntil, deadline: deadline)
                 outcome = .processed
             }
         }
         try markProcessed(marker, deadline: deadline)
-        return outcome
+        return AppleEventResult(outcome: outcome, change: change)
     }
 
+    @discardableResult
     func apply(
         _ event: AppleAccountEvent, subject: String, to account: Account, purgeUntil: Deadline, deadline: Deadline
-    )
-        throws(AccountError)
-    {
+    ) throws(AccountError) -> AppleEventChange? {
         switch event {
         case .emailDisabled, .emailEnabled:
             let deliverable = event == .emailEnabled
@@ -75,12 +85,15 @@ extension AccountService {
         case .accountDelete:
             if account.providers.providers.count > 1 {
                 _ = try removeLink(account, provider: .apple, deadline: deadline)
+                return .unlinked(serviceUserID: account.serviceUserID)
             } else {
                 let record = try beginDeletion(account.serviceUserID, deadline: deadline)
-                _ = try finishDeletion(
+                let finished = try finishDeletion(
                     account.serviceUserID, record, account: account, purgeUntil: purgeUntil, deadline: deadline)
+                return .deleted(serviceUserID: account.serviceUserID, purgeComplete: finished.0.purgeComplete)
             }
         }
+        return nil
     }
 
     /// A notification id as a key segment: itself when it is a safe one, else its SHA-256 in hex.

@@ -28,10 +28,10 @@ struct AppleAccountEventAction: Action {
         guard let event = AppleAccountEvent(rawValue: notification.eventType) else {
             return .event(status: "ignored")
         }
-        let outcome = try d.accounts.handleAppleEvent(
+        let result = try d.accounts.processAppleEvent(
             event, subject: notification.subject, eventID: notification.notificationID,
             purgeUntil: deadline.earlier(by: Self.reserveMilliseconds), deadline: deadline)
-        return .event(status: outcome.rawValue)
+        return .appleEvent(result)
     }
 
     func httpStatus(for error: ServiceError) -> Int { Self.notificationStatus(for: error) }

@@ -46,6 +46,16 @@ enum Invocation {
         }
     }
 
+    /// The same invocation, its request knowing the ARN it was invoked through.
+    func invoked(through arn: String) -> Invocation {
+        var r = request
+        r.invokedFunctionARN = arn
+        switch self {
+        case .appCall: return .appCall(r)
+        case .functionURL: return .functionURL(r)
+        }
+    }
+
     /// The event's shape and request, or why it cannot be read (with the shape to answer in).
     /// A direct event is parsed exactly once; a Function URL event twice (the envelope, then the
     /// body it carries as a string). Messages name the problem, never the content.

@@ -12,6 +12,10 @@ struct Request {
     /// The providers this deployment accepts, named when `provider` is refused. The handler
     /// sets the deployment's; a request built elsewhere (tests) names every provider.
     var acceptedProviders: [IdentityProvider]
+    /// The ARN this invocation was made through (the Runtime API's
+    /// `Lambda-Runtime-Invoked-Function-Arn`: qualified when an alias was invoked). The handler
+    /// sets it; empty for a request built elsewhere.
+    var invokedFunctionARN = ""
 
     init(_ object: JSONObject, acceptedProviders: [IdentityProvider] = IdentityProvider.allCases) {
         self.object = object

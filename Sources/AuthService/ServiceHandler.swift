@@ -87,7 +87,8 @@ final class ServiceHandler: LambdaHandler {
             }
             // The providers named in "unsupported provider" messages are this deployment's.
             let accepted = dependencies.configuration.verifier.enabledProviders
-            action = try function.action(for: invocation.accepting(accepted))
+            action = try function.action(
+                for: invocation.accepting(accepted).invoked(through: context.invokedFunctionARN))
             return Performed(result: .success(try action!.run(dependencies, deadline: deadline)), action: action)
         } catch {
             let mapped = try ErrorMapping.serviceError(for: error, provider: action?.provider)

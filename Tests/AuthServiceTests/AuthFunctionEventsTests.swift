@@ -18,13 +18,16 @@ import Testing
          "resources":["arn:aws:events:us-east-1:123456789012:rule/hourly"],"detail":{}}
         """#
 
-    func action(_ function: AuthFunction, _ event: [UInt8]) throws -> String {
+    /// The schedule's own invocation path (issue 18, defect 7).
+    static let scheduleARN = "arn:aws:lambda:us-east-1:123456789012:function:auth-link:scheduled"
+
+    func action(_ function: AuthFunction, _ event: [UInt8], arn: String = scheduleARN) throws -> String {
         guard case .success(let invocation) = Invocation.parse(event) else {
             Issue.record("the event did not parse")
             return ""
         }
         do throws(ServiceError) {
-            return String(describing: type(of: try function.action(for: invocation)))
+            return String(describing: type(of: try function.action(for: invocation.invoked(through: arn))))
         } catch {
             return error.code.rawValue  // an app call without its fields
         }

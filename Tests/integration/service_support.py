@@ -6,6 +6,7 @@ import json
 from conftest import executable
 from signin_tools.events import account_of, apple_sub, forged, google_sub, scheduled_event, session_id_of, url_event  # noqa: F401 (re-exported)
 from signin_tools.standins import Emulator
+from signin_tools.standins.local import SCHEDULED, is_scheduled
 
 
 class Service:
@@ -16,14 +17,17 @@ class Service:
         self.emulators: list[Emulator] = []
         self._default: dict[str, Emulator] = {}
 
-    def env(self, **overrides) -> dict:
-        env = {**self.moto.function_env(), **self.idp.function_env(), "AWS_LAMBDA_LOG_LEVEL": "DEBUG"}
+    def env(self, name: str, **overrides) -> dict:
+        """`name`'s configuration: its own moto identity, holding its role's grants from template.yaml."""
+        env = {**self.moto.function_env(name), **self.idp.function_env(), "AWS_LAMBDA_LOG_LEVEL": "DEBUG"}
         env.update({k: str(v) for k, v in overrides.items()})
         return env
 
     def start(self, name: str, **overrides) -> Emulator:
-        emu = Emulator(executable(name), env={**self.env(**overrides), "AWS_LAMBDA_FUNCTION_NAME": name},
-                       log_path=str(self.tmp_path / f"{name}-{len(self.emulators)}.log"))
+        """`name` is a function, or auth-link through the schedule's alias (SCHEDULED)."""
+        base = name.split(":")[0]
+        emu = Emulator(executable(base), env={**self.env(base, **overrides), "AWS_LAMBDA_FUNCTION_NAME": name},
+                       log_path=str(self.tmp_path / f"{name.replace(':', '-')}-{len(self.emulators)}.log"))
         self.emulators.append(emu)
         return emu.start()
 
@@ -39,7 +43,8 @@ class Service:
         return self.fn("auth-refresh").invoke(event)
 
     def link(self, **event) -> dict:
-        return self.fn("auth-link").invoke(event)
+        """auth-link; a scheduled event goes the schedule's way (the `scheduled` alias), as on AWS."""
+        return self.fn(SCHEDULED if is_scheduled(event) else "auth-link").invoke(event)
 
     def parallel(self, name: str, events: list, **overrides) -> list:
         """Invokes `name` once per event, all at once, each on its own emulator (one emulator

@@ -70,3 +70,32 @@ def test_reuse_is_counted_and_account_changes_are_audited(svc):
     assert [r["Deletions"] for r in link_emf][-1] == 1
     text = svc.logs()
     assert sub not in text and g not in text and fresh not in text, "a sub or a token reached the log"
+
+
+def test_apples_account_events_are_audited_and_counted_like_the_users_own(svc):
+    """Issue 18, defect 7: Apple's account-delete unlinks (Apple beside Google) or deletes (Apple
+    only); each writes the audit line `unlink`/`delete` does, and a deletion counts in Deletions."""
+    from service_support import url_event, via_url
+
+    def notify(sub: str, kind: str) -> dict:
+        status, _, envelope = via_url(svc.fn("auth-link"), url_event(json.dumps({"payload": svc.idp.apple_notification(sub, kind)})))
+        assert status == 200, envelope
+        return envelope["data"]
+
+    both, data = apple_sub(), None
+    data = ok(svc.signin(provider="apple", idToken=svc.idp.apple_token(both)))
+    kept = data["user"]["serviceUserID"]
+    ok(svc.link(refreshToken=data["refreshToken"], provider="google", idToken=svc.idp.google_token(google_sub())))
+    assert notify(both, "account-delete")["status"] == "processed"
+    only = apple_sub()
+    gone = ok(svc.signin(provider="apple", idToken=svc.idp.apple_token(only)))["user"]["serviceUserID"]
+    assert notify(only, "account-delete")["status"] == "processed"
+    assert notify(only, "email-disabled")["status"] == "unknownIdentity"
+    audits = [r["audit"] for r in records(svc.fn("auth-link").logs(), "audit")]
+    got = [(a["operation"], a["serviceUserID"], a["provider"], a["outcome"]) for a in audits]
+    assert got == [("link", kept, "google", "linked"), ("unlink", kept, "apple", "unlinked"),
+                   ("delete", gone, None, "purge complete")], f"audit lines {got}"
+    emf = [r for r in records(svc.fn("auth-link").logs(), "_aws") if r["Operation"] == "appleAccountEvent"]
+    assert [r["Deletions"] for r in emf] == [0, 1, 0], [r["Deletions"] for r in emf]
+    text = svc.fn("auth-link").logs()
+    assert both not in text and only not in text, "an Apple sub reached the log"

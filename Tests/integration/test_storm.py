@@ -45,6 +45,7 @@ import pytest
 from service_support import Service, account_of, scheduled_event, session_id_of
 from signin_tools.standins import AppleAuthServer, FaultProxy, MotoServer
 from signin_tools.standins.appstore_pki import AppStorePKI
+from signin_tools.standins.local import SCHEDULED
 
 CODES = {"INVALID_REQUEST", "UNSUPPORTED_PROVIDER", "INVALID_TOKEN", "TOKEN_EXPIRED", "ACCOUNT_NOT_FOUND",
          "ACCOUNT_ALREADY_EXISTS", "PROVIDER_ALREADY_LINKED", "PROVIDER_NOT_LINKED", "LAST_PROVIDER", "SESSION_INVALID",
@@ -135,7 +136,7 @@ def sha256_hex(text: str) -> str:
 
 
 class State:
-    """Every object the checks need, read with the function's own key straight from moto."""
+    """Every object the checks need, read with the tests' admin key straight from moto."""
 
     def __init__(self, moto: MotoServer):
         s3 = moto.s3()
@@ -236,6 +237,8 @@ class Storm:
         # One emulator per function per client: one emulator serves one invocation at a time.
         self.emulators = [{name: svc.start(name, **self.env[name]) for name in FUNCTIONS}
                           for _ in range(config["clients"])]
+        # The scheduled run comes through the schedule's alias (issue 18, defect 7).
+        self.emulators[0][SCHEDULED] = svc.start(SCHEDULED, **self.env["auth-link"])
 
     # -- bookkeeping --------------------------------------------------------------------------------
 
@@ -467,7 +470,7 @@ class Storm:
         # The scheduled run finishes what failed deletions left (the first purge pass).
         scheduled = scheduled_event()
         for _ in range(2):
-            answer = self.probe("auth-link", scheduled, "check: scheduled run")
+            answer = self.probe(SCHEDULED, scheduled, "check: scheduled run")
             self.check("scheduled run", bool(answer and answer["success"]),
                        f"the fault-free scheduled run answered {answer and answer.get('error', {}).get('code')}")
         state = State(self.svc.moto)

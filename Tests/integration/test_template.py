@@ -32,12 +32,15 @@ SESSIONS = ARN + f"users/{UUID}/account/sessions/*"
 MARKERS = {ARN + f"users/{UUID}/" + sub for sub in ("", "photos/", "thumbnails/", "metadata/", "account/")}
 ACCOUNT_ALL = ARN + f"users/{UUID}/*"          # the purge: every object of one account
 DELETIONS = ARN + "deletions/*"
-PURCHASES = ARN + "purchases/*"
+PURCHASE_CLAIMS = ARN + "purchases/apple/*"
+PURCHASE_STATES = ARN + "purchases/apple-state/*"
 NOTIFICATIONS = ARN + "notifications/*"
-OBJECT_PREFIXES = {IDENTITIES, ACCOUNT, *ACCOUNT_DOCUMENTS, SESSIONS, *MARKERS, ACCOUNT_ALL, DELETIONS, PURCHASES, NOTIFICATIONS,
+OBJECT_PREFIXES = {IDENTITIES, ACCOUNT, *ACCOUNT_DOCUMENTS, SESSIONS, *MARKERS, ACCOUNT_ALL, DELETIONS, PURCHASE_CLAIMS,
+                   PURCHASE_STATES, NOTIFICATIONS,
                    ARN + "users/*"}   # users/* only for the user-access role
 APPLE_KEY_PARAMETER = "arn:${AWS::Partition}:ssm:${AWS::Region}:${AWS::AccountId}:parameter${ApplePrivateKeyParameter}"
-S3_OBJECT_ACTIONS = {"s3:GetObject", "s3:PutObject", "s3:DeleteObject", "s3:DeleteObjectVersion", "s3:PutObjectTagging"}
+S3_OBJECT_ACTIONS = {"s3:GetObject", "s3:PutObject", "s3:DeleteObject", "s3:DeleteObjectVersion", "s3:PutObjectTagging",
+                     "s3:AbortMultipartUpload"}
 CONTRACT_ENV = {"IDENTITY_BUCKET", "USER_ROLE_ARN", "APPLE_AUDIENCES", "GOOGLE_AUDIENCES", "CREDENTIALS_DURATION_SECONDS",
                 "REFRESH_TOKEN_TTL_SECONDS", "RECENT_AUTH_SECONDS", "REFRESH_REUSE_GRACE_SECONDS",
                 "FIREBASE_PROJECT_ID", "FIREBASE_JWKS_URL", "FIREBASE_ALLOW_ANONYMOUS", "METRICS_NAMESPACE"}
@@ -54,7 +57,10 @@ EXPECTED_FUNCTION_GRANTS = {
         *{("s3:PutObject", m) for m in MARKERS},                       # the five sign-up markers
         *{("s3:GetObject", d) for d in ACCOUNT_DOCUMENTS},               # reads profile and providers only
         ("s3:PutObject", ACCOUNT),                                      # creates profile, providers, session
-        *{(a, SESSIONS) for a in ("s3:PutObjectTagging", "s3:DeleteObject")},   # tagged records; its own stale one
+        # tagged records; its own stale one, and every version of it under a purged account (issue 18, defect 1)
+        *{(a, SESSIONS) for a in ("s3:PutObjectTagging", "s3:DeleteObject", "s3:DeleteObjectVersion")},
+        ("s3:ListBucketVersions", BUCKET),                              # ... listed under sessions/ only
+        ("s3:GetObject", DELETIONS),                                    # half-made or deleted? (defect 1)
         ("s3:ListBucket", BUCKET), ("sts:AssumeRole", ("getatt", "UserAccessRole")),
         ("logs:CreateLogStream", ("getatt", "AuthSigninLogGroup")), ("logs:PutLogEvents", ("getatt", "AuthSigninLogGroup")),
     },
@@ -70,12 +76,15 @@ EXPECTED_FUNCTION_GRANTS = {
         ("s3:PutObjectTagging", SESSIONS),                              # a reuse revocation rewrites the tagged record
         ("s3:ListBucket", BUCKET),                                      # 404s; the scheduled run lists deletions/
         ("s3:ListBucketVersions", BUCKET),                              # the purge (prefix users/<uuid>/ only)
-        *{(a, ACCOUNT_ALL) for a in ("s3:DeleteObject", "s3:DeleteObjectVersion")},   # the purge, by version
+        *{(a, ACCOUNT_ALL) for a in ("s3:DeleteObject", "s3:DeleteObjectVersion", "s3:AbortMultipartUpload")},   # the purge
+        ("s3:ListBucketMultipartUploads", BUCKET),                      # ... and its incomplete uploads
         *{(a, DELETIONS) for a in ("s3:GetObject", "s3:PutObject", "s3:PutObjectTagging")},   # deletion records
-        *{(a, PURCHASES) for a in ("s3:GetObject", "s3:PutObject", "s3:DeleteObject", "s3:DeleteObjectVersion")},   # claims: create-only; released by version
+        *{(a, PURCHASE_CLAIMS) for a in ("s3:GetObject", "s3:PutObject", "s3:DeleteObject", "s3:DeleteObjectVersion")},   # claims: create-only; released by version
+        *{(a, PURCHASE_STATES) for a in ("s3:GetObject", "s3:PutObject")},   # each purchase's newest state, never deleted
         *{(a, NOTIFICATIONS) for a in ("s3:GetObject", "s3:PutObject")},   # at-most-once markers
         ("ssm:GetParameter", APPLE_KEY_PARAMETER),                      # the Sign in with Apple key, when configured
         ("logs:CreateLogStream", ("getatt", "AuthLinkLogGroup")), ("logs:PutLogEvents", ("getatt", "AuthLinkLogGroup")),
+        ("sqs:SendMessage", ("getatt", "ScheduledRunDeadLetterQueue")),   # a failed asynchronous (scheduled) invocation
     },
 }
 
@@ -166,16 +175,20 @@ def test_no_wildcard_action_or_resource_wider_than_allowed():
             assert action == "ssm:GetParameter" and roles == ["AuthLinkRole"], f"{owner}: {action} on the Apple key"
         elif isinstance(key, str):
             assert key in OBJECT_PREFIXES, f"{owner}: resource {key} is not one of the object patterns this design allows"
-            assert key != ACCOUNT_ALL or (roles == ["AuthLinkRole"] and action in ("s3:DeleteObject", "s3:DeleteObjectVersion")), \
+            assert key != ACCOUNT_ALL or (roles == ["AuthLinkRole"] and action in ("s3:DeleteObject", "s3:DeleteObjectVersion",
+                                                                                    "s3:AbortMultipartUpload")), \
                 f"{owner}: {action} on every object of an account (only auth-link's purge deletes there)"
             assert action in S3_OBJECT_ACTIONS, f"{owner}: {action} on objects {key}"
         elif key == BUCKET:
-            assert action in ("s3:ListBucket", "s3:ListBucketVersions"), f"{owner}: {action} on the bucket itself"
+            assert action in ("s3:ListBucket", "s3:ListBucketVersions", "s3:ListBucketMultipartUploads"), \
+                f"{owner}: {action} on the bucket itself"
         elif key == ("getatt", "UserAccessRole"):
             assert action == "sts:AssumeRole", f"{owner}: {action} on the user-access role"
         elif key[0] == "getatt" and key[1] in LOG_GROUPS.values():
             assert action in ("logs:CreateLogStream", "logs:PutLogEvents"), f"{owner}: {action} on {key[1]}"
             assert all(LOG_GROUPS.get(role) == key[1] for role in roles), f"{owner}: {roles} write another function's logs ({key[1]})"
+        elif key == ("getatt", "ScheduledRunDeadLetterQueue"):
+            assert action == "sqs:SendMessage" and roles == ["AuthLinkRole"], f"{owner}: {action} on the dead-letter queue"
         elif key[0] == "getatt" and key[1] in FUNCTIONS:
             assert action == "lambda:InvokeFunction", f"{owner}: {action} on {key[1]}"
         else:
@@ -267,7 +280,8 @@ def test_no_function_role_touches_the_users_own_data():
         pattern = object_pattern(key)
         if not pattern or not set(roles) & set(EXPECTED_FUNCTION_GRANTS):
             continue
-        if roles == ["AuthLinkRole"] and key == ACCOUNT_ALL and action in ("s3:DeleteObject", "s3:DeleteObjectVersion"):
+        if roles == ["AuthLinkRole"] and key == ACCOUNT_ALL and action in ("s3:DeleteObject", "s3:DeleteObjectVersion",
+                                                                           "s3:AbortMultipartUpload"):
             continue
         for data in USER_DATA_KEYS:
             assert not iam_match(pattern, data), f"{roles}: {action} on {key} admits {data}"
@@ -305,7 +319,8 @@ def denied_by_bucket_policy(action, key, headers):
 
 
 def test_bucket_policy_denies_unconditional_writes_of_identities_and_purchases():
-    """Issue 9: identities/* and purchases/* are never overwritten, even by a future bug."""
+    """Issue 9: identities/* and purchase claims are never overwritten, even by a future bug; issue 18:
+    each purchase's state (purchases/apple-state/) is updated in place, so the guard spares it."""
     statements = bucket_policy_statements()
     assert all(s["Effect"] == "Deny" for s in statements), "the bucket policy grants nothing"
     assert not any(s["Effect"] == "Allow" for s in statements)
@@ -314,7 +329,7 @@ def test_bucket_policy_denies_unconditional_writes_of_identities_and_purchases()
     (st,) = guards
     assert st["Effect"] == "Deny" and st["Principal"] == "*"
     assert as_list(st["Action"]) == ["s3:PutObject"]
-    assert {resource_key(r) for r in as_list(st["Resource"])} == {IDENTITIES, ARN + "purchases/*"}
+    assert {resource_key(r) for r in as_list(st["Resource"])} == {IDENTITIES, PURCHASE_CLAIMS}
     assert st["Condition"] == {"Null": {"s3:if-none-match": "true"}}
     # what it means for requests
     for key in ("identities/google/1234567890", "purchases/apple/2000000123456789"):
@@ -322,8 +337,10 @@ def test_bucket_policy_denies_unconditional_writes_of_identities_and_purchases()
         assert denied_by_bucket_policy("s3:PutObject", key, ["If-Match"])
         assert not denied_by_bucket_policy("s3:PutObject", key, ["If-None-Match"])
         assert not denied_by_bucket_policy("s3:DeleteObjectVersion", key, [])
-    for key in (f"users/{SAMPLE_UUID}/account/profile.json", f"users/{SAMPLE_UUID}/photos/a.jpg", "deletions/x.json"):
+    for key in (f"users/{SAMPLE_UUID}/account/profile.json", f"users/{SAMPLE_UUID}/photos/a.jpg", "deletions/x.json",
+                "purchases/apple-state/2000000123456789.json"):
         assert not denied_by_bucket_policy("s3:PutObject", key, []), key
+        assert not denied_by_bucket_policy("s3:PutObject", key, ["If-Match"]), key
 
 
 def test_session_records_expire_by_tag_after_the_refresh_lifetime():
@@ -397,7 +414,8 @@ def test_function_urls_are_public_only_behind_the_parameter():
     for lid in urls:
         assert RES[lid].get("Condition") == "FunctionUrlsEnabled"
         assert RES[lid]["Properties"]["AuthType"] == "NONE"
-    perms = [(lid, r) for lid, r in RES.items() if r["Type"] == "AWS::Lambda::Permission"]
+    perms = [(lid, r) for lid, r in RES.items() if r["Type"] == "AWS::Lambda::Permission"
+             and r["Properties"]["Principal"] != "events.amazonaws.com"]   # the schedule's: see below
     assert len(perms) == 6
     for lid, r in perms:
         p = r["Properties"]
@@ -425,7 +443,7 @@ def test_outputs_name_the_functions_bucket_role_and_policy():
 
 
 def test_the_purge_lists_versions_of_one_account_only():
-    (st,) = [st for _, roles, action, _, st in grants() if action == "s3:ListBucketVersions"]
+    (st,) = [st for _, roles, action, _, st in grants() if action == "s3:ListBucketVersions" and roles == ["AuthLinkRole"]]
     assert st["Condition"] == {"StringLike": {"s3:prefix": f"users/{UUID}/"}}
     assert iam_match(f"users/{UUID}/", f"users/{SAMPLE_UUID}/")
     for other in ("users/", "identities/", f"users/{SAMPLE_UUID}x/", ""):
@@ -442,15 +460,23 @@ def test_apple_key_is_read_from_ssm_only_when_configured():
         assert params[name]["Default"] == "" and re.fullmatch(params[name]["AllowedPattern"], "ABCDE12345")
         assert not re.fullmatch(params[name]["AllowedPattern"], "abcde12345")
     assert "ApplePrivateKey" not in params, "the key itself never travels as a parameter"
-    (policy,) = [p for p in RES["AuthLinkRole"]["Properties"]["Policies"] if "Fn::If" in p]
-    assert policy["Fn::If"][0] == "AppleKeyInSSM"
-    assert TEMPLATE["Conditions"]["AppleKeyInSSM"] == {"Fn::Not": [{"Fn::Equals": [{"Ref": "ApplePrivateKeyParameter"}, ""]}]}
+    conditional = {p["Fn::If"][0]: p["Fn::If"][1] for p in RES["AuthLinkRole"]["Properties"]["Policies"] if "Fn::If" in p}
+    # Each key (Sign in with Apple's, the App Store Server API's) is readable only when configured,
+    # and only that one parameter.
+    for condition, parameter in (("AppleKeyInSSM", "ApplePrivateKeyParameter"),
+                                 ("AppStoreApiKeyInSSM", "AppStoreApiPrivateKeyParameter")):
+        assert TEMPLATE["Conditions"][condition] == {"Fn::Not": [{"Fn::Equals": [{"Ref": parameter}, ""]}]}
+        (statement,) = conditional[condition]["PolicyDocument"]["Statement"]
+        assert statement["Action"] == "ssm:GetParameter"
+        assert statement["Resource"]["Fn::Sub"].endswith("parameter${%s}" % parameter)
+    assert set(conditional) == {"AppleKeyInSSM", "AppStoreApiKeyInSSM"}
 
 
 def test_auth_link_runs_hourly_with_time_to_purge():
     fn = RES["AuthLinkFunction"]["Properties"]
-    assert fn["Events"] == {"Hourly": {"Type": "Schedule", "Properties": {
-        "Schedule": "rate(1 hour)", "Description": fn["Events"]["Hourly"]["Properties"]["Description"]}}}
+    assert "Events" not in fn, "the schedule targets the alias, never the unqualified function"
+    rule = RES["AuthLinkHourlyRule"]["Properties"]
+    assert rule["ScheduleExpression"] == "rate(1 hour)" and rule["State"] == "ENABLED"
     assert 15 <= fn["Timeout"] <= 60
     for other in ("AuthSigninFunction", "AuthRefreshFunction"):
         assert "Events" not in RES[other]["Properties"]
@@ -485,3 +511,48 @@ def test_alarms_watch_reuse_and_unclassified_failures_and_notify_the_optional_to
         assert alarm["AlarmActions"] == {"Fn::If": ["AlarmTopicGiven", [{"Ref": "AlarmTopicArn"}], {"Ref": "AWS::NoValue"}]}
         assert alarm["TreatMissingData"] == "notBreaching"
     assert TEMPLATE["Parameters"]["AlarmTopicArn"]["Default"] == ""
+
+
+def test_signin_lists_versions_of_session_records_only():
+    """Defect 1: its clean-up under a purged account lists one session record's versions, nothing else."""
+    (st,) = [st for _, roles, action, _, st in grants() if action == "s3:ListBucketVersions" and roles == ["AuthSigninRole"]]
+    pattern = st["Condition"]["StringLike"]["s3:prefix"]
+    assert pattern == f"users/{UUID}/account/sessions/*"
+    assert iam_match(pattern, f"users/{SAMPLE_UUID}/account/sessions/0123abcd.json")
+    for other in (f"users/{SAMPLE_UUID}/", f"users/{SAMPLE_UUID}/photos/", "identities/", "deletions/", ""):
+        assert not iam_match(pattern, other), other
+
+
+def test_only_the_hourly_rule_may_invoke_the_scheduled_alias_and_the_app_cannot():
+    """Issue 18, defect 7: the scheduled run's own path is auth-link's alias `scheduled`."""
+    alias = RES["AuthLinkScheduledAlias"]
+    assert alias["Type"] == "AWS::Lambda::Alias"
+    assert alias["Properties"]["Name"] == "scheduled" and alias["Properties"]["FunctionVersion"] == "$LATEST"
+    assert alias["Properties"]["FunctionName"] == {"Ref": "AuthLinkFunction"}
+    (target,) = RES["AuthLinkHourlyRule"]["Properties"]["Targets"]
+    assert target["Arn"] == {"Ref": "AuthLinkScheduledAlias"}
+    assert target["DeadLetterConfig"]["Arn"] == {"Fn::GetAtt": ["ScheduledRunDeadLetterQueue", "Arn"]}
+    perms = [r["Properties"] for r in RES.values() if r["Type"] == "AWS::Lambda::Permission"
+             and r["Properties"]["FunctionName"] == {"Ref": "AuthLinkScheduledAlias"}]
+    assert perms == [{"Action": "lambda:InvokeFunction", "FunctionName": {"Ref": "AuthLinkScheduledAlias"},
+                      "Principal": "events.amazonaws.com", "SourceArn": {"Fn::GetAtt": ["AuthLinkHourlyRule", "Arn"]},
+                      "SourceAccount": {"Ref": "AWS::AccountId"}}]
+    # Every other permission and the app's policy name the unqualified function (no alias, no `:*`).
+    for r in RES.values():
+        if r["Type"] == "AWS::Lambda::Permission" and r["Properties"]["Principal"] != "events.amazonaws.com":
+            assert r["Properties"]["FunctionName"]["Ref"] in FUNCTIONS
+    doc = RES["InvokeFunctionsPolicy"]["Properties"]["PolicyDocument"]
+    assert all(resource_key(x)[0] == "getatt" for st in as_list(doc["Statement"]) for x in as_list(st["Resource"]))
+    assert RES["AuthLinkFunction"]["Properties"]["DeadLetterQueue"]["Type"] == "SQS"
+
+
+def test_reserved_concurrency_and_access_logging_are_parameters():
+    params = TEMPLATE["Parameters"]
+    for fn in ("AuthSignin", "AuthRefresh", "AuthLink"):
+        p = params[f"{fn}ReservedConcurrency"]
+        assert p["Type"] == "Number" and p["Default"] >= 1 and p["MinValue"] == -1
+        assert RES[f"{fn}Function"]["Properties"]["ReservedConcurrentExecutions"] == {
+            "Fn::If": [f"{fn}ConcurrencyReserved", {"Ref": f"{fn}ReservedConcurrency"}, {"Ref": "AWS::NoValue"}]}
+    assert params["AccessLogBucketName"]["Default"] == ""
+    logging = RES["IdentityBucket"]["Properties"]["LoggingConfiguration"]["Fn::If"]
+    assert logging[0] == "AccessLogsGiven" and logging[1]["DestinationBucketName"] == {"Ref": "AccessLogBucketName"}

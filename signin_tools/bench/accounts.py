@@ -25,7 +25,7 @@ class Boto3Baseline:
         import boto3
         from cryptography.hazmat.primitives.asymmetric import rsa
 
-        env = local.env()
+        env = local.env("auth-signin")   # the baseline does what sign-in does, with its grants
         kw = dict(region_name="us-east-1", endpoint_url=env["AWS_ENDPOINT_URL"], aws_access_key_id=env["AWS_ACCESS_KEY_ID"],
                   aws_secret_access_key=env["AWS_SECRET_ACCESS_KEY"])
         self.s3, self.sts = boto3.client("s3", **kw), boto3.client("sts", **kw)

@@ -66,7 +66,7 @@ def signing() -> None:
 def against_moto() -> None:
     moto = MotoServer().start()
     try:
-        env = dict(os.environ, **moto.function_env())
+        env = dict(os.environ, **moto.admin_env())
         s3 = moto.s3()
         s3.put_object(Bucket=moto.bucket, Key=KEY, Body=b"x" * 1024, ContentType="application/json")
         swift_runs, boto_runs = [], []

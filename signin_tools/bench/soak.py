@@ -36,6 +36,7 @@ from pathlib import Path
 from ..events import apple_sub, forged, google_sub, scheduled_event, session_id_of, url_event
 from ..repo import ROOT
 from ..standins import LocalDeployment
+from ..standins.local import SCHEDULED
 from ..standins.idp import SigningKey
 from .stats import pct
 
@@ -132,8 +133,8 @@ class Mix:
 
     # -- invoking
 
-    def call(self, fn: str, payload: bytes) -> tuple[dict, float]:
-        emu = self.local.emulators[fn]
+    def call(self, fn: str, payload: bytes, via: str | None = None) -> tuple[dict, float]:
+        emu = self.local.emulators[via or fn]
         t = time.perf_counter()
         status, body = emu.invoke_raw(payload, timeout=30)
         ms = (time.perf_counter() - t) * 1000
@@ -144,10 +145,10 @@ class Mix:
             raise Unexpected(f"error endpoint: {answer.get('errorType')}")
         return answer, ms
 
-    def expect(self, fn: str, op: str, payload, want: set, url: bool = False):
+    def expect(self, fn: str, op: str, payload, want: set, url: bool = False, via: str | None = None):
         """Invokes; the outcome (the data, or the error code) must be in `want` ("ok" for success)."""
         raw = payload if isinstance(payload, bytes) else json.dumps(url_event(json.dumps(payload)) if url else payload).encode()
-        answer, ms = self.call(fn, raw)
+        answer, ms = self.call(fn, raw, via)
         if url or "statusCode" in answer:
             envelope = json.loads(answer["body"])
         else:
@@ -330,7 +331,9 @@ class Mix:
             kind = self.rng.choice(["email-disabled", "email-enabled"])
             return self.expect(fn, "apple-notification", {"payload": self.idp.apple_notification(a.apple, kind)}, {"ok"}, url=True)[1]
         if r < 0.58:
-            return self.expect(fn, "scheduled-run", scheduled_event(), {"ok"})[1]
+            # Through the schedule's alias (the only path that runs it); anyone else's is refused.
+            self.expect(fn, "scheduled-run-unqualified", scheduled_event(), {"INVALID_REQUEST"})
+            return self.expect(fn, "scheduled-run", scheduled_event(), {"ok"}, via=SCHEDULED)[1]
         if a is not None and r < 0.68:
             action = self.rng.choice(["link", "unlink", "delete", "claimPurchase"])
             event = {"refreshToken": forged(apple_session(a).token), "action": action, "provider": "google",

@@ -12,8 +12,11 @@ filters by prefix, so each account deletion (a listing of `users/<uuid>/`) cost 
 the whole bucket (over a second after a few thousand sign-ups: the soak's latency drifted with
 moto, not the function). Here the keys are filtered by the request's prefix before that copy;
 the answer is the same (moto drops keys outside the prefix afterwards anyway).
+
+And DeleteObjects is authorized per key against the caller's IAM policy, as S3 does (moto_iam.py).
 """
 import sys
+from pathlib import Path
 import threading
 
 import inspect
@@ -64,4 +67,8 @@ _VersionedKeyStore.iterlists = _iterlists_in_prefix
 S3Backend.list_object_versions = _list_object_versions_in_prefix
 
 if __name__ == "__main__":
+    sys.path.insert(0, str(Path(__file__).parent))
+    import moto_iam  # noqa: E402 (run as a script: its sibling, not the package)
+
+    moto_iam.install()
     server.main(sys.argv[1:])

@@ -52,6 +52,8 @@ final class Scheduler: @unchecked Sendable {
         /// Set by a deadline or crash fault: every later call of the operation fails with it.
         var dead: AWSError?
         var crashed = false
+        /// The function the operation runs in: its role's grants are checked (SimulatedGrants).
+        var function: SimulatedFunction?
     }
 
     var rng: SimulationRandom
@@ -65,6 +67,8 @@ final class Scheduler: @unchecked Sendable {
     /// Faults injected per operation id.
     private(set) var faultedOps: Set<Int> = []
     private(set) var faultCount = 0
+    /// Requests a function's role would not allow (each a violation: the role lacks a grant).
+    private(set) var denials: [String] = []
     /// Every resolved call goes into the trace too (SIM_TRACE_CALLS=1): for reading one seed.
     var traceCalls = false
 
@@ -110,6 +114,7 @@ final class Scheduler: @unchecked Sendable {
             s.op = nil
             s.dead = nil
             s.crashed = false
+            s.function = nil
         }
         return s.crashed
     }
@@ -175,6 +180,10 @@ final class Scheduler: @unchecked Sendable {
     private func resolve(_ s: Slot, _ call: AWSCall) -> Result<AWSCallOutcome, AWSError> {
         let op = s.op ?? -1
         if let dead = s.dead { return .failure(dead) }
+        if let function = s.function, let why = SimulatedGrants.refusal(of: call, by: function) {
+            denials.append("op \(op): \(why)")
+            return .failure(AWSError(kind: .accessDenied, code: "AccessDenied", message: "simulated", status: 403))
+        }
         if clock > s.opDeadline {
             s.dead = AWSError(kind: .unavailable, message: "deadline reached before the request could be sent")
             return .failure(s.dead!)

@@ -68,7 +68,8 @@ enum Simulation {
         if config.chance(0.3) { world.addPurchaseStory(person: config.below(2)) }
         scheduler.run()
         var checks = SimulationChecks(world: world)
-        let violations = checks.run()
+        // A request the calling function's role would not allow is a violation too (issue 18).
+        let violations = checks.run() + scheduler.denials.map { "AccessDenied: " + $0 }
         let summary =
             "faults \(faultRate) (\(scheduler.faultCount) injected), grace \(grace) s, \(devices) devices, \(world.records.count) operations"
         var outcomes: [String: Int] = [:]

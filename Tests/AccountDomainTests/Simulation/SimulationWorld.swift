@@ -311,6 +311,7 @@ final class SimulationWorld: @unchecked Sendable {
         if let presenting, let session { record.reuseAtStart = isReuse(presenting, session) }
         scheduler.note("op \(id) actor \(actor): \(name) starts")
         scheduler.beginOperation(actor, id: id, deadlineMs: 10_000)
+        scheduler.slots[actor].function = SimulatedFunction(operation: name)
         let service = AccountService(
             backend: scheduler.backend(for: actor), settings: settings, environment: scheduler.environment(for: actor))
         var value: T?
