@@ -44,9 +44,11 @@ class QuietServer(ThreadingHTTPServer):
 
 
 class FunctionURLServer:
-    def __init__(self, bin_dir: Path, env: dict, log_dir: Path, pool_size: int = 4, port: int = 0):
+    def __init__(self, bin_dir: Path, env_for, log_dir: Path, pool_size: int = 4, port: int = 0):
+        """`env_for(name)` is that function's configuration: each function runs with its own
+        identity (its role's grants, derived from template.yaml), as on AWS."""
         log_dir.mkdir(parents=True, exist_ok=True)
-        self.pools = {name: EmulatorPool(str(Path(bin_dir) / name), {**env, "AWS_LAMBDA_FUNCTION_NAME": name},
+        self.pools = {name: EmulatorPool(str(Path(bin_dir) / name), {**env_for(name), "AWS_LAMBDA_FUNCTION_NAME": name},
                                          log_dir, pool_size) for name in FUNCTIONS}
         self.lock = threading.Lock()
         self.counts: dict[str, int] = {}

@@ -34,12 +34,16 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGTERM, interrupt)
     signal.signal(signal.SIGHUP, interrupt)
     deployment = LocalDeployment(args.bin_dir, functions=()).start()
-    env = deployment.env()
-    if args.real_keys:
-        for name in ("APPLE_JWKS_URL", "GOOGLE_JWKS_URL", "FIREBASE_JWKS_URL", "FIREBASE_PROJECT_ID"):
-            env.pop(name, None)
-        env["APPLE_AUDIENCES"], env["GOOGLE_AUDIENCES"] = args.apple_audience, args.google_audience
-    server = FunctionURLServer(Path(args.bin_dir), env, ROOT / ".tmp" / "serve-logs", args.pool, args.port).start()
+    def env_for(function: str) -> dict:
+        env = deployment.env(function)
+        if args.real_keys:
+            for name in ("APPLE_JWKS_URL", "GOOGLE_JWKS_URL", "FIREBASE_JWKS_URL", "FIREBASE_PROJECT_ID"):
+                env.pop(name, None)
+            env["APPLE_AUDIENCES"], env["GOOGLE_AUDIENCES"] = args.apple_audience, args.google_audience
+        return env
+
+    env = env_for("auth-signin")
+    server = FunctionURLServer(Path(args.bin_dir), env_for, ROOT / ".tmp" / "serve-logs", args.pool, args.port).start()
     try:
         urls = server.urls()
         for name, url in urls.items():

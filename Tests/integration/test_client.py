@@ -16,10 +16,10 @@ SCENARIO_TIMEOUT = 120
 
 @pytest.fixture(scope="module")
 def server(moto, idp, tmp_path_factory):
-    env = {**moto.function_env(), **idp.function_env(), "AWS_LAMBDA_LOG_LEVEL": "INFO"}
     for name in ("auth-signin", "auth-refresh", "auth-link"):
         executable(name)
-    srv = FunctionURLServer(BUILD_DIR, env, tmp_path_factory.mktemp("serve-logs"), pool_size=3).start()
+    srv = FunctionURLServer(BUILD_DIR, lambda name: {**moto.function_env(name), **idp.function_env(), "AWS_LAMBDA_LOG_LEVEL": "INFO"},
+                            tmp_path_factory.mktemp("serve-logs"), pool_size=3).start()
     yield srv
     srv.stop()
 

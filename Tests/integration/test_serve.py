@@ -16,8 +16,8 @@ from signin_tools.serve import FunctionURLServer
 @pytest.fixture
 def small_pool(moto, idp, tmp_path):
     executable("auth-signin")
-    env = {**moto.function_env(), **idp.function_env()}
-    srv = FunctionURLServer(BUILD_DIR, env, tmp_path, pool_size=2).start()
+    srv = FunctionURLServer(BUILD_DIR, lambda name: {**moto.function_env(name), **idp.function_env()}, tmp_path,
+                            pool_size=2).start()
     yield srv
     srv.stop()
 
