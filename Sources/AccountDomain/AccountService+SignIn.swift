@@ -97,7 +97,7 @@ extension AccountService {
                     existing.providers.isDeleted
                         || existing.providers.state(of: identity.provider, id: identity.subject, linkID: m.linkID)
                             == .stale
-                else { throw .accountAlreadyExists }
+                else { throw existing.providers.isDisabled ? .accountDisabled : .accountAlreadyExists }
                 try discard(m, key: key, session: nil, deadline: deadline)
                 return .stale
             }
@@ -119,6 +119,7 @@ extension AccountService {
         let answers = backend.run(round, deadline: deadline)
         let p = try answers.value(profileSlot), v = try answers.value(providersSlot)
         _ = try answers.value(sessionSlot)
+        if try refuseIfDisabled(v, m, identity, session: record, deadline: deadline) { throw .accountDisabled }
         let credentials = try answers.value(credentialsSlot)
         var acct: Account
         var isNewUser = intent == .signup
