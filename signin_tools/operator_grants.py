@@ -47,6 +47,11 @@ def operator_policy(bucket: str, moto_form: bool = True) -> dict:
             statement.pop("Condition", None)
             resources = statement["Resource"] if isinstance(statement["Resource"], list) else [statement["Resource"]]
             statement["Resource"] = [re.sub(r"\?+", "*", r) for r in resources]
+        # Unpatched moto authorizes a whole DeleteObjects request once, as s3:DeleteObject on the
+        # bucket's ARN (S3 checks each key), and refuses every key when that fails. i18-iam's
+        # moto_iam patch evaluates per key as S3 does; once merged, this line goes.
+        resolved["Statement"].append({"Sid": "MotoDeleteObjectsOnTheBucket", "Effect": "Allow",
+                                      "Action": "s3:DeleteObject", "Resource": [arn]})
     return resolved
 
 

@@ -19,6 +19,30 @@ def operator(moto, tmp_path):
     return Operator(moto, _OPERATOR[moto.endpoint], tmp_path)
 
 
+@pytest.fixture
+def own_bucket(moto, tmp_path):
+    """A bucket of this test's own (versioned), with an operator holding the policy for it: for a
+    whole-bucket `check`, which other tests' deliberate leftovers in the shared bucket would fail."""
+    import uuid as uuidlib
+
+    name = f"signin-check-{uuidlib.uuid4().hex[:12]}"
+    s3 = moto.s3()
+    s3.create_bucket(Bucket=name)
+    s3.put_bucket_versioning(Bucket=name, VersioningConfiguration={"Status": "Enabled"})
+    view = BucketView(moto, name)
+    return Operator(view, create_operator(view, name=f"operator-{name[-12:]}"), tmp_path)
+
+
+class BucketView:
+    """The shared moto, seen through another bucket."""
+
+    def __init__(self, moto, bucket: str):
+        self.moto, self.bucket, self.endpoint = moto, bucket, moto.endpoint
+
+    def s3(self):
+        return self.moto.s3()
+
+
 class Operator:
     def __init__(self, moto, identity: dict, tmp_path):
         self.moto, self.identity, self.home = moto, identity, tmp_path / "home"
