@@ -84,8 +84,9 @@ extension AccountService {
             }
             let presented = record.classify(
                 tokenHash: token.hash, nowMs: environment.now(), graceSeconds: settings.refreshReuseGraceSeconds)
-            if presented.isIssuedByThisSession,
-                try isActiveButDisabled(answers.value(providersSlot), uuid: token.serviceUserID)
+            // Even an idempotent sign-out of an ended session answers ACCOUNT_DISABLED: no success
+            // while disabled. (A token the session never issued stays SESSION_INVALID below.)
+            if presented != .unknown, try isActiveButDisabled(answers.value(providersSlot), uuid: token.serviceUserID)
             {
                 throw .accountDisabled
             }

@@ -101,7 +101,7 @@ extension AccountService {
                 try discard(m, key: key, session: nil, deadline: deadline)
                 return .stale
             }
-            if try loadDeletion(m.uuid, deadline: deadline) != nil {
+            if try isCommittedDeletion(m.uuid, deadline: deadline) {
                 try discard(m, key: key, session: nil, deadline: deadline)
                 return .stale
             }
@@ -125,7 +125,7 @@ extension AccountService {
         var isNewUser = intent == .signup
         if let loaded = try account(uuid: m.uuid, profile: p, providers: v) {
             acct = loaded
-        } else if try loadDeletion(m.uuid, deadline: deadline) != nil {
+        } else if try isCommittedDeletion(m.uuid, deadline: deadline) {
             // Not half-made but deleted (and purged): never bring the old account back, and leave
             // no version of this sign-in's session record under the purged prefix.
             try discard(m, key: key, session: nil, deadline: deadline)
@@ -272,5 +272,15 @@ extension AccountService {
         let file = round.delete(key, identityDelete(m))
         if let session { _ = round.delete(AccountKeys.session(session.serviceUserID, session.sessionID), .none) }
         _ = try backend.run(round, deadline: deadline).value(file)
+    }
+
+    /// Whether the account's deletion committed (its record says so). A record that was only
+    /// asked for (the delete stopped before its commit) leaves the account live until the
+    /// scheduled run commits it: a sign-in that read the documents missing read them before they
+    /// were complete, and must not drop the identity file of an account that still lists it
+    /// (the simulation found this: an uncommitted record, a stale read, a new account for the
+    /// same identity while the old one still refreshed).
+    func isCommittedDeletion(_ uuid: String, deadline: Deadline) throws(AccountError) -> Bool {
+        try loadDeletion(uuid, deadline: deadline)?.0.committedAtMs != nil
     }
 }

@@ -65,6 +65,9 @@ enum Simulation {
         scheduler.traceCalls = Environment.nonEmpty("SIM_TRACE_CALLS") != nil
         let world = SimulationWorld(scheduler: scheduler, settings: settings)
         for d in 0..<devices { world.addDevice(person: d == 0 ? 0 : config.below(2), operations: 3 + config.below(6)) }
+        // Half the seeds have an operator racing the devices (a draw of its own: `config` stays as it was).
+        var operatorDraw = SimulationRandom(seed: seed ^ 0x0BE4_A702)
+        if operatorDraw.chance(0.5) { world.addOperator(operations: 2 + operatorDraw.below(5)) }
         scheduler.run()
         var checks = SimulationChecks(world: world)
         let violations = checks.run()
