@@ -31,7 +31,8 @@ extension AccountService {
             throw .sessionInvalid(reason: "unknown")
         }
         let now = environment.now()
-        let loaded = try account(uuid: uuid, profile: answers.value(profileSlot), providers: answers.value(providersSlot))
+        let loaded = try account(
+            uuid: uuid, profile: answers.value(profileSlot), providers: answers.value(providersSlot))
         let disabled = loaded?.providers.isActiveButDisabled == true
         switch record.classify(tokenHash: token.hash, nowMs: now, graceSeconds: settings.refreshReuseGraceSeconds) {
         case .current: break

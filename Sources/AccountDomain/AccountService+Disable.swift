@@ -32,7 +32,8 @@ extension AccountService {
         guard let providers else { return false }
         let doc = try decodeDocument(
             providers.body, key: AccountKeys.providers(m.uuid), ProvidersDocument.init(json:))
-        guard doc.isActiveButDisabled, doc.state(of: identity.provider, id: identity.subject, linkID: m.linkID) != .stale
+        guard doc.isActiveButDisabled,
+            doc.state(of: identity.provider, id: identity.subject, linkID: m.linkID) != .stale
         else { return false }
         let key = AccountKeys.session(session.serviceUserID, session.sessionID)
         _ = try purge(prefix: key, until: deadline, deadline: deadline)

@@ -67,7 +67,8 @@ extension AccountService {
     ) throws(AccountError) -> DeletionOutcome {
         let docs = try readAccount(uuid, deadline: deadline)
         let current = try account(uuid: uuid, profile: docs.profile, providers: docs.providers)
-        if current == nil, docs.providers == nil, docs.profile == nil, try loadDeletion(uuid, deadline: deadline) == nil {
+        if current == nil, docs.providers == nil, docs.profile == nil, try loadDeletion(uuid, deadline: deadline) == nil
+        {
             throw .accountNotFound
         }
         let apple = current?.providers.active(.apple)?.id

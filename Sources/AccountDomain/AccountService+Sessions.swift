@@ -86,8 +86,7 @@ extension AccountService {
                 tokenHash: token.hash, nowMs: environment.now(), graceSeconds: settings.refreshReuseGraceSeconds)
             // Even an idempotent sign-out of an ended session answers ACCOUNT_DISABLED: no success
             // while disabled. (A token the session never issued stays SESSION_INVALID below.)
-            if presented != .unknown, try isActiveButDisabled(answers.value(providersSlot), uuid: token.serviceUserID)
-            {
+            if presented != .unknown, try isActiveButDisabled(answers.value(providersSlot), uuid: token.serviceUserID) {
                 throw .accountDisabled
             }
             switch presented {

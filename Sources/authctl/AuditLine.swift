@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import AWSClients
 import PlatformSupport
 import StrictJSON
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Every operator action writes one JSON line to standard error (and, with AUTHCTL_AUDIT_LOG,
 /// appends it to that file): who (STS GetCallerIdentity's ARN and account), what, which UUID,

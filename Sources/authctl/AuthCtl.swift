@@ -55,7 +55,8 @@ enum Console {
     /// The operator's identity, before any change (no audit line, no change without it).
     static func caller(_ context: OperatorContext) throws -> CallerIdentity {
         do throws(AWSError) { return try context.operatorIdentity() } catch {
-            Terminal.err("authctl: STS GetCallerIdentity failed (\(error.kind)): no change is made without knowing who asks")
+            Terminal.err(
+                "authctl: STS GetCallerIdentity failed (\(error.kind)): no change is made without knowing who asks")
             throw ExitCode(1)
         }
     }

@@ -88,16 +88,21 @@ enum Toggle {
         var outcome = "would \(action)"
         if !change.dryRun {
             try Terminal.confirm("\(disable ? "Disable" : "Enable") account \(uuid)?", yes: change.yes)
-            let flag = disable ? AccountDisable(reason: reason ?? "", atMs: Clock.nowMilliseconds(), by: caller.arn) : nil
+            let flag =
+                disable ? AccountDisable(reason: reason ?? "", atMs: Clock.nowMilliseconds(), by: caller.arn) : nil
             do throws(AccountError) {
                 let changed = try context.service.setDisabled(uuid, flag, deadline: .after(milliseconds: 60_000))
                 outcome = changed ? "\(action)d" : "already \(action)d"
             } catch { throw Console.failure(error) }
         }
-        AuditLine(caller: caller, action: action, serviceUserID: uuid, reason: reason, dryRun: change.dryRun, outcome: outcome)
-            .write()
+        AuditLine(
+            caller: caller, action: action, serviceUserID: uuid, reason: reason, dryRun: change.dryRun, outcome: outcome
+        )
+        .write()
         if context.json {
-            Console.printJSON(["serviceUserID": .string(uuid), "outcome": .string(outcome), "dryRun": .bool(change.dryRun)])
+            Console.printJSON([
+                "serviceUserID": .string(uuid), "outcome": .string(outcome), "dryRun": .bool(change.dryRun),
+            ])
         } else {
             Terminal.out("\(uuid): \(outcome)")
         }

@@ -63,7 +63,11 @@ struct CheckCommand: ParsableCommand {
                     f.repaired.map { $0 ? "yes" : "no: " + (f.note ?? "") } ?? "-",
                 ])
             }
-            if report.findings.isEmpty { Terminal.out("No broken invariants.") } else { ShowTable.table(rows).forEach(Terminal.out) }
+            if report.findings.isEmpty {
+                Terminal.out("No broken invariants.")
+            } else {
+                ShowTable.table(rows).forEach(Terminal.out)
+            }
             Terminal.out(
                 "checked \(report.accounts) accounts, \(report.identityFiles) identity files, \(report.claims) claims, "
                     + "\(report.deletions) deletions in \(elapsed) ms (\(report.pages) pages, \(context.backend.requests) requests)"

@@ -2,7 +2,10 @@ import ArgumentParser
 
 /// Where and as whom authctl works: the options every command takes.
 struct ConnectionOptions: ParsableArguments {
-    @Option(help: "A profile of ~/.aws/config and ~/.aws/credentials (default: AWS_PROFILE, else the environment's keys, else 'default').")
+    @Option(
+        help:
+            "A profile of ~/.aws/config and ~/.aws/credentials (default: AWS_PROFILE, else the environment's keys, else 'default')."
+    )
     var profile: String?
 
     @Option(help: "The AWS region (default: AWS_REGION, AWS_DEFAULT_REGION, or the profile's region).")

@@ -39,7 +39,8 @@ struct ShowCommand: ParsableCommand {
         let uuid = try Console.resolve(who, context)
         let inspection: AccountInspection
         do throws(AccountError) {
-            inspection = try context.service.inspect(uuid, withObjectKeys: false, deadline: .after(milliseconds: 60_000))
+            inspection = try context.service.inspect(
+                uuid, withObjectKeys: false, deadline: .after(milliseconds: 60_000))
         } catch { throw Console.failure(error) }
         AuditLine(
             caller: caller, action: "show", serviceUserID: uuid, reason: nil, dryRun: false,
@@ -70,7 +71,11 @@ struct ExportCommand: ParsableCommand {
                 uuid, withObjectKeys: withObjectKeys, deadline: .after(milliseconds: 300_000))
         } catch { throw Console.failure(error) }
         let bytes = inspection.json(nowMs: Clock.nowMilliseconds(), forExport: true).serialized()
-        if let out { try Terminal.writeFile(out, bytes + [10]) } else { Terminal.out(String(decoding: bytes, as: UTF8.self)) }
+        if let out {
+            try Terminal.writeFile(out, bytes + [10])
+        } else {
+            Terminal.out(String(decoding: bytes, as: UTF8.self))
+        }
         AuditLine(
             caller: caller, action: "export", serviceUserID: uuid, reason: reason, dryRun: false, outcome: "exported",
             details: [("objectKeys", .int(Int64(inspection.objectKeys?.count ?? 0)))]

@@ -1,7 +1,8 @@
+import PlatformSupport
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import PlatformSupport
 
 /// `~/.aws/credentials` and `~/.aws/config` as the AWS CLI and SDKs read them (INI: `[name]` in
 /// the credentials file, `[profile name]` or `[default]` in the config file; `key = value`;
@@ -47,7 +48,10 @@ struct SharedConfigFiles {
     /// The profile's settings as the environment variables they stand for, or why it cannot be used.
     func variables(profile name: String, required: Bool) throws(ConfigurationError) -> [String: String] {
         guard let values = profiles[name] else {
-            if required { throw ConfigurationError(variable: "profile \(name)", message: "is not in ~/.aws/config or ~/.aws/credentials") }
+            if required {
+                throw ConfigurationError(
+                    variable: "profile \(name)", message: "is not in ~/.aws/config or ~/.aws/credentials")
+            }
             return [:]
         }
         if let setting = SharedConfigFiles.unsupported.first(where: { values[$0] != nil }) {

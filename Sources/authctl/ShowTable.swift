@@ -72,7 +72,8 @@ enum ShowTable {
     static func deletionText(_ d: JSONValue?) -> String {
         guard let d, d != .null else { return "none" }
         let purge = d["purge"]
-        return "asked \(d["requestedAt"]?.stringValue ?? "-"), purge complete \(purge?["complete"] == .bool(true) ? "yes" : "no"), "
+        return
+            "asked \(d["requestedAt"]?.stringValue ?? "-"), purge complete \(purge?["complete"] == .bool(true) ? "yes" : "no"), "
             + "second pass \(d["secondPassDoneAt"]?.stringValue ?? "due " + (d["secondPassDueAt"]?.stringValue ?? "-"))"
     }
 
@@ -80,7 +81,9 @@ enum ShowTable {
     static func table(_ rows: [[String]]) -> [String] {
         guard let first = rows.first else { return [] }
         var widths = first.map(\.count)
-        for row in rows { for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], cell.count) } }
+        for row in rows {
+            for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], cell.count) }
+        }
         return rows.map { row in
             row.enumerated().map { i, cell in cell + String(repeating: " ", count: widths[i] - cell.count) }
                 .joined(separator: "  ").trimmingTrailingSpaces()

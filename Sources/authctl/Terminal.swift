@@ -1,7 +1,8 @@
+import ArgumentParser
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import ArgumentParser
 
 /// Standard streams without Foundation: one write(2) per line, terminal checks, the prompt.
 enum Terminal {

@@ -99,7 +99,8 @@ import Testing
     @Test func referencesNameAccountsByIdentityUUIDOrPurchase() {
         #expect(AccountReference("apple:001234.abc.0001") == .identity(.apple, "001234.abc.0001"))
         #expect(AccountReference("purchase:2000000123") == .purchase("2000000123"))
-        #expect(AccountReference("0f8fad5b-d9cb-469f-a165-70867728950e") == .uuid("0f8fad5b-d9cb-469f-a165-70867728950e"))
+        #expect(
+            AccountReference("0f8fad5b-d9cb-469f-a165-70867728950e") == .uuid("0f8fad5b-d9cb-469f-a165-70867728950e"))
         for bad in ["apple:../x", "purchase:12a", "twitter:1", "0F8FAD5B-D9CB-469F-A165-70867728950E", ""] {
             #expect(AccountReference(bad) == nil, "\(bad)")
         }
