@@ -39,13 +39,19 @@ enum Console {
     }
 
     /// The UUID `who` names; exits 1 with a message when no account maps to it.
-    static func resolve(_ who: String, _ context: OperatorContext) throws -> String {
+    static func resolve(
+        _ who: String, _ context: OperatorContext, caller: CallerIdentity, action: String
+    ) throws -> String {
         let reference = try reference(who)
         let found: String?
         do throws(AccountError) {
             found = try context.service.resolve(reference, deadline: .after(milliseconds: 30_000))
         } catch { throw failure(error) }
         guard let uuid = found else {
+            AuditLine(
+                caller: caller, action: action, serviceUserID: nil, reason: nil, dryRun: false, outcome: "not-found"
+            )
+            .write()
             Terminal.err("authctl: no account maps to \(who)")
             throw ExitCode(1)
         }

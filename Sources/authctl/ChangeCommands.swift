@@ -22,7 +22,7 @@ struct SessionsCommand: ParsableCommand {
         func run() throws {
             let context = try Console.connect(connection)
             let caller = try Console.caller(context)
-            let uuid = try Console.resolve(who, context)
+            let uuid = try Console.resolve(who, context, caller: caller, action: "sessions-revoke")
             let what = session.map { "session \($0) of \(uuid)" } ?? "every live session of \(uuid)"
             if change.dryRun {
                 report(context, caller, uuid, outcome: "would revoke \(what)", count: nil)
@@ -84,7 +84,7 @@ enum Toggle {
         let action = disable ? "disable" : "enable"
         let context = try Console.connect(connection)
         let caller = try Console.caller(context)
-        let uuid = try Console.resolve(who, context)
+        let uuid = try Console.resolve(who, context, caller: caller, action: action)
         var outcome = "would \(action)"
         if !change.dryRun {
             try Terminal.confirm("\(disable ? "Disable" : "Enable") account \(uuid)?", yes: change.yes)

@@ -21,7 +21,7 @@ struct DeleteCommand: ParsableCommand {
     func run() throws {
         let context = try Console.connect(connection)
         let caller = try Console.caller(context)
-        let uuid = try Console.resolve(who, context)
+        let uuid = try Console.resolve(who, context, caller: caller, action: "delete")
         var details: [(String, JSONValue)] = []
         var outcome = "would delete"
         if !change.dryRun {

@@ -15,7 +15,7 @@ struct FindCommand: ParsableCommand {
     func run() throws {
         let context = try Console.connect(connection)
         let caller = try Console.caller(context)
-        let uuid = try Console.resolve(who, context)
+        let uuid = try Console.resolve(who, context, caller: caller, action: "find")
         AuditLine(caller: caller, action: "find", serviceUserID: uuid, reason: nil, dryRun: false, outcome: "found")
             .write()
         if context.json {
@@ -36,7 +36,7 @@ struct ShowCommand: ParsableCommand {
     func run() throws {
         let context = try Console.connect(connection)
         let caller = try Console.caller(context)
-        let uuid = try Console.resolve(who, context)
+        let uuid = try Console.resolve(who, context, caller: caller, action: "show")
         let inspection: AccountInspection
         do throws(AccountError) {
             inspection = try context.service.inspect(
@@ -64,7 +64,7 @@ struct ExportCommand: ParsableCommand {
     func run() throws {
         let context = try Console.connect(connection)
         let caller = try Console.caller(context)
-        let uuid = try Console.resolve(who, context)
+        let uuid = try Console.resolve(who, context, caller: caller, action: "export")
         let inspection: AccountInspection
         do throws(AccountError) {
             inspection = try context.service.inspect(
