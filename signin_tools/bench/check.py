@@ -40,7 +40,7 @@ def seed(backend, n: int) -> int:
         backend.put_object(BUCKET, prefix + "account/profile.json", json.dumps(profile).encode())
         backend.put_object(BUCKET, prefix + "account/providers.json", json.dumps(providers).encode())
         backend.put_object(BUCKET, f"{prefix}account/sessions/{uuid.uuid4().hex}.json", b"{}")
-        objects += 10
+        objects += 9
     return objects
 
 
