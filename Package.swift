@@ -14,6 +14,10 @@ let package = Package(
         .executable(name: "auth-signin", targets: ["auth-signin"]),
         .executable(name: "auth-refresh", targets: ["auth-refresh"]),
         .executable(name: "auth-link", targets: ["auth-link"]),
+        .executable(name: "authctl", targets: ["authctl"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
     ],
     targets: [
         // libcurl is reached only through this shim, which dlopen()s libcurl.so.4 at start-up:
@@ -61,6 +65,14 @@ let package = Package(
         .executableTarget(name: "auth-signin", dependencies: ["AuthService", "LambdaRuntime"]),
         .executableTarget(name: "auth-refresh", dependencies: ["AuthService", "LambdaRuntime"]),
         .executableTarget(name: "auth-link", dependencies: ["AuthService", "LambdaRuntime"]),
+        // The operator's console (issue 20): the account domain's operator actions over the
+        // operator's own AWS credentials; no Foundation.
+        .executableTarget(
+            name: "authctl",
+            dependencies: [
+                "AccountDomain", "AWSClients", "CurlHTTP", "StrictJSON", "PlatformSupport", "TokenVerification",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
         // Test-only function: echo / throw / init-error / big-response, for runtime tests and the bench.
         .executableTarget(name: "lambda-probe", dependencies: ["LambdaRuntime"]),
         // Benchmark driver for scripts/bench.d/20-aws: signing rate, S3 round trips, overlapped puts.

@@ -55,6 +55,30 @@ def step(n: int, title: str, answer: dict, expect: str, check=None) -> dict:
     return answer
 
 
+def operator_view(local, bin_dir: Path, who: str) -> None:
+    """The operator's side (issue 20): `authctl show` and `authctl check` on the demo's bucket, as
+    an operator holding exactly the template's OperatorPolicy."""
+    import subprocess
+
+    from .operator_grants import create_operator
+
+    authctl = bin_dir / "authctl"
+    if not authctl.exists():
+        print(f"       (authctl not built: {authctl})")
+        return
+    op = create_operator(local.moto, name="demo-operator")
+    env = {"PATH": "/usr/bin:/bin", "HOME": "/nonexistent", "AWS_REGION": "us-east-1",
+           "AWS_ENDPOINT_URL": local.moto.endpoint, "IDENTITY_BUCKET": local.moto.bucket,
+           "AWS_ACCESS_KEY_ID": op["key"], "AWS_SECRET_ACCESS_KEY": op["secret"]}
+    for args in (["show", who], ["check"]):
+        done = subprocess.run([str(authctl), *args], env=env, capture_output=True, text=True, timeout=120)
+        print(f"       $ authctl {' '.join(args)}   (exit {done.returncode}; audit: {len(done.stderr.splitlines())} line)")
+        for line in done.stdout.splitlines():
+            print(f"         {line}")
+        if done.returncode != 0:
+            failures.append(f"authctl {args[0]}")
+
+
 def main() -> int:
     bin_dir = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / ".build" / "debug"
     print("Starting local stand-ins: moto (S3+STS, signature checking on), test identity provider, 3 functions under the Lambda emulator…")
@@ -140,6 +164,8 @@ def main() -> int:
              local.invoke("auth-link", {"refreshToken": other.get("data", {}).get("refreshToken", ""), "action": "claimPurchase",
                                         "signedTransaction": local.store_pki.sign({"kind": "transaction", "claims": restore})}),
              "PURCHASE_BELONGS_TO_OTHER_ACCOUNT")
+        print("[ .. ] The operator's view of the account before it is deleted (authctl, docs/operations.md)")
+        operator_view(local, bin_dir, f"apple:{APPLE_SUB}")
         code = local.apple.issue_code(APPLE_SUB)
         step(17, "Delete the account, with Sign in with Apple's authorization code",
              local.invoke("auth-link", {"refreshToken": fresh_session, "action": "delete", "authorizationCode": code}),

@@ -102,8 +102,8 @@ public struct TemporaryCredentials: Sendable, CustomStringConvertible, CustomDeb
 
 /// STS over the Query API (form POST), signed with the function's credentials.
 public final class STSClient {
-    private let transport: SignedTransport
-    private let path: String
+    let transport: SignedTransport
+    let path: String
 
     static let defaultRequestTimeoutMilliseconds = 5_000
 

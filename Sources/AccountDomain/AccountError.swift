@@ -9,6 +9,8 @@ public enum AccountError: Error, Sendable {
     case lastProvider
     case sessionInvalid(reason: String)
     case reauthenticationRequired
+    /// An operator disabled the account: its own actions change nothing until it is enabled.
+    case accountDisabled
     /// The purchase is claimed by another account, or its `appAccountToken` names another one.
     case purchaseBelongsToOtherAccount
     /// The purchase cannot belong to any account (e.g. an `originalTransactionId` that is not Apple's shape).

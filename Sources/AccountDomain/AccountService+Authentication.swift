@@ -31,23 +31,25 @@ extension AccountService {
             throw .sessionInvalid(reason: "unknown")
         }
         let now = environment.now()
+        let loaded = try account(
+            uuid: uuid, profile: answers.value(profileSlot), providers: answers.value(providersSlot))
+        let disabled = loaded?.providers.isActiveButDisabled == true
         switch record.classify(tokenHash: token.hash, nowMs: now, graceSeconds: settings.refreshReuseGraceSeconds) {
         case .current: break
         case .reused:
+            if disabled { throw .accountDisabled }  // changes nothing, not even a revoke
             try revoke(record, etag: etag, token: token, reason: "refresh token reuse", deadline: deadline)
             throw .tokenReuse
         case let other: throw .sessionInvalid(reason: "\(other)")
         }
-        guard
-            let account = try account(
-                uuid: uuid, profile: answers.value(profileSlot), providers: answers.value(providersSlot))
-        else {
+        guard let account = loaded else {
             throw .sessionInvalid(reason: "the account is incomplete; sign in again to complete it")
         }
         guard !account.providers.isDeleted else { throw .sessionInvalid(reason: "the account was deleted") }
         guard account.providers.lists(record.identity) else {
             throw .sessionInvalid(reason: "its identity was unlinked")
         }
+        if disabled { throw .accountDisabled }
         if recent && now - record.signInAtMs > settings.recentAuthSeconds * 1000 { throw .reauthenticationRequired }
         var extra: [S3Object?] = []
         for slot in extraSlots { extra.append(try answers.value(slot)) }

@@ -23,6 +23,10 @@ extension AccountService {
             let now = environment.now()
             let presented = record.classify(
                 tokenHash: token.hash, nowMs: now, graceSeconds: settings.refreshReuseGraceSeconds)
+            // A disabled account's sessions neither refresh nor end by reuse: nothing changes.
+            if account?.providers.isActiveButDisabled == true, presented.isIssuedByThisSession {
+                throw .accountDisabled
+            }
             switch presented {
             case .current, .justRotated:
                 guard let account else {
@@ -69,11 +73,22 @@ extension AccountService {
     public func signOut(token text: String, deadline: Deadline) throws(AccountError) {
         let token = try parseToken(text)
         for _ in 0..<AccountService.maxConditionalAttempts {
-            guard let (record, etag) = try loadSession(token, deadline: deadline) else {
+            // providers.json in the same round: sign-out is not the hot path, and a disabled
+            // account's sessions change only through an operator.
+            var round = Round()
+            let sessionSlot = round.get(AccountKeys.session(token.serviceUserID, token.sessionID))
+            let providersSlot = round.get(AccountKeys.providers(token.serviceUserID))
+            let answers = backend.run(round, deadline: deadline)
+            guard let (record, etag) = try session(answers.value(sessionSlot), token) else {
                 throw .sessionInvalid(reason: "unknown")
             }
             let presented = record.classify(
                 tokenHash: token.hash, nowMs: environment.now(), graceSeconds: settings.refreshReuseGraceSeconds)
+            // Even an idempotent sign-out of an ended session answers ACCOUNT_DISABLED: no success
+            // while disabled. (A token the session never issued stays SESSION_INVALID below.)
+            if presented != .unknown, try isActiveButDisabled(answers.value(providersSlot), uuid: token.serviceUserID) {
+                throw .accountDisabled
+            }
             switch presented {
             case .revoked, .expired:
                 return

@@ -97,11 +97,11 @@ extension AccountService {
                     existing.providers.isDeleted
                         || existing.providers.state(of: identity.provider, id: identity.subject, linkID: m.linkID)
                             == .stale
-                else { throw .accountAlreadyExists }
+                else { throw existing.providers.isDisabled ? .accountDisabled : .accountAlreadyExists }
                 try discard(m, key: key, session: nil, deadline: deadline)
                 return .stale
             }
-            if try loadDeletion(m.uuid, deadline: deadline) != nil {
+            if try isCommittedDeletion(m.uuid, deadline: deadline) {
                 try discard(m, key: key, session: nil, deadline: deadline)
                 return .stale
             }
@@ -119,12 +119,13 @@ extension AccountService {
         let answers = backend.run(round, deadline: deadline)
         let p = try answers.value(profileSlot), v = try answers.value(providersSlot)
         _ = try answers.value(sessionSlot)
+        if try refuseIfDisabled(v, m, identity, session: record, deadline: deadline) { throw .accountDisabled }
         let credentials = try answers.value(credentialsSlot)
         var acct: Account
         var isNewUser = intent == .signup
         if let loaded = try account(uuid: m.uuid, profile: p, providers: v) {
             acct = loaded
-        } else if try loadDeletion(m.uuid, deadline: deadline) != nil {
+        } else if try isCommittedDeletion(m.uuid, deadline: deadline) {
             // Not half-made but deleted (and purged): never bring the old account back, and leave
             // no version of this sign-in's session record under the purged prefix.
             try discard(m, key: key, session: nil, deadline: deadline)
@@ -271,5 +272,15 @@ extension AccountService {
         let file = round.delete(key, identityDelete(m))
         if let session { _ = round.delete(AccountKeys.session(session.serviceUserID, session.sessionID), .none) }
         _ = try backend.run(round, deadline: deadline).value(file)
+    }
+
+    /// Whether the account's deletion committed (its record says so). A record that was only
+    /// asked for (the delete stopped before its commit) leaves the account live until the
+    /// scheduled run commits it: a sign-in that read the documents missing read them before they
+    /// were complete, and must not drop the identity file of an account that still lists it
+    /// (the simulation found this: an uncommitted record, a stale read, a new account for the
+    /// same identity while the old one still refreshed).
+    func isCommittedDeletion(_ uuid: String, deadline: Deadline) throws(AccountError) -> Bool {
+        try loadDeletion(uuid, deadline: deadline)?.0.committedAtMs != nil
     }
 }

@@ -32,6 +32,7 @@ extension ProvidersDocument {
         }
         if let deletedAtMs { o["deletedAt"] = ts(deletedAtMs) }
         if !purchases.isEmpty { o["purchases"] = .array(purchases.map(JSONValue.string)) }
+        if let disabled { o["disabled"] = disabled.json }
         for (k, v) in extra where o[k] == nil { o[k] = v }
         return .object(o)
     }
@@ -67,8 +68,12 @@ extension ProvidersDocument {
             guard let id = item.stringValue else { return nil }
             purchases.append(id)
         }
+        if let d = o["disabled"], d != .null {
+            guard let parsed = AccountDisable(json: d) else { return nil }
+            disabled = parsed
+        }
         let known: Set<String> = [
-            "version", "primaryProvider", "providers", "pending", "retired", "deletedAt", "purchases",
+            "version", "primaryProvider", "providers", "pending", "retired", "deletedAt", "purchases", "disabled",
         ]
         for (k, v) in o where !known.contains(k) { extra[k] = v }
     }

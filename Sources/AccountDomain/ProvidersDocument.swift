@@ -34,8 +34,13 @@ public struct ProvidersDocument: Sendable, Equatable {
     /// each claim file is written, so that a deletion (which commits in this document) always
     /// sees every claim file it must release.
     var purchases: [String] = []
+    /// An operator's disable (docs/operations.md): while set, sign-in, refresh and every auth-link
+    /// action of the account answer ACCOUNT_DISABLED and change nothing. Kept here because every
+    /// one of those paths already reads this document in the round it makes anyway.
+    package var disabled: AccountDisable?
 
     var isDeleted: Bool { deletedAtMs != nil }
+    package var isDisabled: Bool { disabled != nil }
     /// Members this version does not know, kept as read so an older function never drops what a
     /// newer one wrote.
     var extra = JSONObject()

@@ -90,6 +90,10 @@ package struct SessionRecord: Sendable, Equatable {
         /// A token of this session, but the session has ended.
         case expired
         case revoked
+
+        /// A token this session issued and would act on (refresh it, or revoke the session for
+        /// reuse): what a disabled account answers ACCOUNT_DISABLED to, changing nothing.
+        var isIssuedByThisSession: Bool { self == .current || self == .justRotated || self == .reused }
     }
 
     func classify(tokenHash: String, nowMs: Int64, graceSeconds: Int64) -> Presented {

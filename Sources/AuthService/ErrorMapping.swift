@@ -62,6 +62,8 @@ enum ErrorMapping {
             return .success(
                 ServiceError(
                     .reauthenticationRequired, "This change needs a recent sign-in; sign in again, then retry."))
+        case .accountDisabled:
+            return .success(ServiceError(.accountDisabled, "This account is disabled; contact support."))
         case .conflict: return .success(ServiceError(.conflict, "A concurrent change to this account won; retry."))
         case .purchaseBelongsToOtherAccount:
             return .success(

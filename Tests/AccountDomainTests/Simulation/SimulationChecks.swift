@@ -32,6 +32,7 @@ struct SimulationChecks {
     mutating func run() -> [String] {
         operations()
         deletedAccountsUnreached()
+        operatorActions()
         state(strict: world.scheduler.faultCount == 0, phase: "after the run")
         purchaseStates(phase: "after the run")
         world.scheduler.sleep((world.settings.refreshReuseGraceSeconds + 1) * 1000)

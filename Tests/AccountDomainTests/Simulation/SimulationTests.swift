@@ -66,6 +66,9 @@ enum Simulation {
         let world = SimulationWorld(scheduler: scheduler, settings: settings)
         for d in 0..<devices { world.addDevice(person: d == 0 ? 0 : config.below(2), operations: 3 + config.below(6)) }
         if config.chance(0.3) { world.addPurchaseStory(person: config.below(2)) }
+        // Half the seeds have an operator racing the devices (a draw of its own: `config` stays as it was).
+        var operatorDraw = SimulationRandom(seed: seed ^ 0x0BE4_A702)
+        if operatorDraw.chance(0.5) { world.addOperator(operations: 2 + operatorDraw.below(5)) }
         scheduler.run()
         var checks = SimulationChecks(world: world)
         // A request the calling function's role would not allow is a violation too (issue 18).

@@ -1,0 +1,42 @@
+import AWSClients
+import PlatformSupport
+import TokenVerification
+
+/// ACCOUNT_DISABLED (docs/API.md, docs/operations.md). The flag is `disabled` in providers.json,
+/// which sign-in (its second round), refresh, sign-out and every auth-link action already read, so
+/// the check costs no request on those paths. Apple's notifications and the scheduled run never
+/// look at it; the operator's own actions (revoke, delete, enable) do not either.
+///
+/// An action that began before the disable answered may still finish (it is ordered before the
+/// disable); every one that begins after it answers ACCOUNT_DISABLED and changes nothing.
+extension ProvidersDocument {
+    /// Disabled and not deleted: a deleted account's sessions are SESSION_INVALID as before.
+    package var isActiveButDisabled: Bool { isDisabled && !isDeleted }
+}
+
+extension AccountService {
+    /// Whether `providers` (as read for `uuid`) is disabled and not deleted.
+    func isActiveButDisabled(_ providers: S3Object?, uuid: String) throws(AccountError) -> Bool {
+        guard let providers else { return false }
+        return try decodeDocument(providers.body, key: AccountKeys.providers(uuid), ProvidersDocument.init(json:))
+            .isActiveButDisabled
+    }
+
+    /// Sign-in's second round wrote the new session record alongside reading providers.json; for
+    /// a disabled account whose listed (or pending) identity this is, that record is purged again,
+    /// every version, so the refused sign-in leaves nothing behind. True: refuse the sign-in.
+    func refuseIfDisabled(
+        _ providers: S3Object?, _ m: IdentityMapping, _ identity: VerifiedIdentity, session: SessionRecord,
+        deadline: Deadline
+    ) throws(AccountError) -> Bool {
+        guard let providers else { return false }
+        let doc = try decodeDocument(
+            providers.body, key: AccountKeys.providers(m.uuid), ProvidersDocument.init(json:))
+        guard doc.isActiveButDisabled,
+            doc.state(of: identity.provider, id: identity.subject, linkID: m.linkID) != .stale
+        else { return false }
+        let key = AccountKeys.session(session.serviceUserID, session.sessionID)
+        _ = try purge(prefix: key, until: deadline, deadline: deadline)
+        return true
+    }
+}

@@ -1,0 +1,54 @@
+/// One broken invariant `check` found in the bucket (docs/operations.md, "check").
+package struct StoreFinding: Sendable, Equatable {
+    package enum Kind: String, Sendable, CaseIterable {
+        /// An identity file whose account has neither profile.json nor providers.json nor a
+        /// deletion record (a sign-up that stopped right after its commit point).
+        case identityNamesMissingAccount = "identity-names-missing-account"
+        /// An identity file of a deleted account (committed, or purged with its record left).
+        case identityNamesDeletedAccount = "identity-names-deleted-account"
+        /// An identity file of an unlinked or abandoned link of an existing account.
+        case staleIdentityFile = "stale-identity-file"
+        /// An identity file whose link is pending (or predates link ids) and is not listed: it
+        /// signs in but the user cannot see it.
+        case unlistedIdentity = "unlisted-identity"
+        /// An identity providers.json lists whose identity file is missing or names another account.
+        case listedIdentityWithoutFile = "listed-identity-without-file"
+        /// An account with some of its documents and not the others.
+        case halfMadeAccount = "half-made-account"
+        /// A pending link older than its lifetime with no identity file: its link stopped.
+        case stalePendingLink = "stale-pending-link"
+        /// A purchase claim naming a deleted account.
+        case claimNamesDeletedAccount = "claim-names-deleted-account"
+        /// A deletion not finished well past CREDENTIALS_DURATION_SECONDS + 1 hour.
+        case deletionStuck = "deletion-stuck"
+    }
+
+    package var kind: Kind
+    /// The account concerned.
+    package var serviceUserID: String
+    /// The object concerned (an identity file, a claim, a document).
+    package var key: String
+    /// Whether `--repair` fixed it (nil: not attempted), and what it did or why not.
+    package var repaired: Bool?
+    package var note: String?
+
+    package init(kind: Kind, serviceUserID: String, key: String) {
+        self.kind = kind
+        self.serviceUserID = serviceUserID
+        self.key = key
+    }
+}
+
+/// What `check` walked and found.
+package struct StoreCheckReport: Sendable {
+    package var findings: [StoreFinding] = []
+    package var accounts = 0
+    package var identityFiles = 0
+    package var claims = 0
+    package var deletions = 0
+    /// Listing pages and requests made (the bench prints them).
+    package var pages = 0
+    package var requests = 0
+    /// False when a listing bound stopped the walk before the end.
+    package var complete = true
+}

@@ -1,0 +1,63 @@
+import AWSClients
+import AccountDomain
+import CurlHTTP
+import PlatformSupport
+
+/// The operator's connection: AWS configuration resolved as the AWS CLI does, the account
+/// service over it (counting its requests), and the operator's identity for the audit line.
+final class OperatorContext {
+    let service: AccountService
+    let backend: CountingBackend
+    let sts: STSClient
+    let bucket: String
+    let json: Bool
+
+    init(_ options: ConnectionOptions) throws(ConfigurationError) {
+        let env: (String) -> String? = Environment.nonEmpty
+        let files = SharedConfigFiles.load(environment: env)
+        // --profile wins over the environment's keys (as in the CLI); AWS_PROFILE does not.
+        let named = options.profile ?? env("AWS_PROFILE")
+        let profile = try files.variables(profile: named ?? "default", required: named != nil)
+        let credentialVariables: Set<String> = ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN"]
+        let profileFirst = options.profile != nil || env("AWS_ACCESS_KEY_ID") == nil
+        let lookup: (String) -> String? = { name in
+            if name == "AWS_REGION", let region = options.region { return region }
+            if credentialVariables.contains(name) { return profileFirst ? profile[name] : env(name) }
+            return env(name) ?? profile[name]
+        }
+        let config = try AWSConfig.from(environment: lookup)
+        guard let bucket = options.bucket ?? env("IDENTITY_BUCKET") else {
+            throw ConfigurationError(variable: "--bucket", message: "is not given and IDENTITY_BUCKET is not set")
+        }
+        let http: HTTPClient
+        do throws(HTTPError) { http = try HTTPClient() } catch {
+            throw ConfigurationError(variable: "libcurl", message: "could not be loaded: \(error)")
+        }
+        sts = STSClient(http: http, config: config)
+        backend = CountingBackend(AWSBatch(s3: S3Client(http: http, config: config, bucket: bucket), sts: sts))
+        let settings = AccountSettings(
+            bucket: bucket, region: config.region, userRoleARN: "arn:aws:iam::000000000000:role/authctl-issues-none",
+            credentialsDurationSeconds: options.credentialsDuration)
+        service = AccountService(backend: backend, settings: settings)
+        self.bucket = bucket
+        json = options.json
+    }
+
+    /// STS GetCallerIdentity: asked before any change, so every audit line names the operator.
+    func operatorIdentity() throws(AWSError) -> CallerIdentity {
+        try sts.callerIdentity(deadline: .after(milliseconds: 15_000))
+    }
+}
+
+/// The account service's backend, counting requests (check's summary and the bench print them).
+final class CountingBackend: AccountBackend {
+    let inner: AWSBatch
+    private(set) var requests = 0
+
+    init(_ inner: AWSBatch) { self.inner = inner }
+
+    func run(_ calls: [AWSCall], deadline: Deadline) -> [Result<AWSCallOutcome, AWSError>] {
+        requests += calls.count
+        return inner.run(calls, deadline: deadline)
+    }
+}

@@ -1,0 +1,52 @@
+import PlatformSupport
+
+@testable import AccountDomain
+
+/// The operator in the simulation (issue 20): disables and enables accounts, signs their
+/// sessions out and deletes them, racing the people's own devices. Each action is one operation
+/// through a fresh AccountService (as one authctl command is), named `opDisable <uuid>` and so on,
+/// with no session (it is not the account's own action).
+extension SimulationWorld {
+    static let operatorDisable = AccountDisable(reason: "simulated abuse", atMs: 0, by: "arn:aws:iam::1:user/ops")
+
+    /// An operator that runs `count` actions on accounts the devices have reached.
+    func addOperator(operations count: Int) {
+        var actor = -1
+        actor = scheduler.addActor { [unowned self] in
+            // Support requests come about accounts that exist: wait (yielding) for the first.
+            for _ in 0..<200 where sessions.isEmpty { scheduler.park(actor, calls: [], pauseMs: 100) }
+            for _ in 0..<count where !sessions.isEmpty {
+                operatorAction(actor, scheduler.rng.pick(sessions))
+                scheduler.park(actor, calls: [], pauseMs: scheduler.rng.pick([0, 200, 2_000]))
+            }
+        }
+    }
+
+    private func operatorAction(_ actor: Int, _ target: HeldSession) {
+        let uuid = target.uuid
+        switch scheduler.rng.below(100) {
+        case 0..<40:
+            _ = run(actor, "opDisable \(uuid)", session: nil) { service throws(AccountError) in
+                try service.setDisabled(uuid, Self.operatorDisable, deadline: .none) ? "disabled" : "already"
+            }
+        case 40..<70:
+            _ = run(actor, "opEnable \(uuid)", session: nil) { service throws(AccountError) in
+                try service.setDisabled(uuid, nil, deadline: .none) ? "enabled" : "already"
+            }
+        case 70..<80:
+            _ = run(actor, "opRevokeOne \(uuid)", session: nil) { service throws(AccountError) in
+                try service.revokeSessions(uuid, only: target.sessionID, reason: "operator", deadline: .none)
+            }
+        case 80..<92:
+            _ = run(actor, "opRevoke \(uuid)", session: nil) { service throws(AccountError) in
+                try service.revokeSessions(uuid, only: nil, reason: "operator", deadline: .none)
+            }
+        default:
+            let until: Deadline = scheduler.rng.chance(0.5) ? .none : Deadline(epochMilliseconds: 0)
+            _ = run(actor, "opDelete \(uuid)", session: nil) { service throws(AccountError) in
+                try service.deleteAccount(operatorDeletes: uuid, purgeUntil: until, deadline: .none).purgeComplete
+                    ? "complete" : "pending"
+            }
+        }
+    }
+}
