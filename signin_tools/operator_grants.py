@@ -1,58 +1,18 @@
-"""The operator's grants for the tests, read from template.yaml's `OperatorPolicy` (never copied by
-hand), and an operator identity in moto holding exactly them.
-
-A small derivation of its own (issue 20): `${IdentityBucket.Arn}`/`!GetAtt IdentityBucket.Arn`
-resolve to the test bucket, and the policy is put in the form moto evaluates, only ever broader:
-`?` (one character in IAM) becomes `*` (moto turns only `*` into a regex), and conditions are
-dropped (moto passes no request context for S3, so a conditional Allow would deny). The lead folds
-this into the functions' grant derivation (signin_tools/standins/grants.py on i18-iam) when both
-are merged.
-"""
+"""The operator's grants for the tests, derived from template.yaml's `OperatorPolicy` by the same
+derivation as the functions' (signin_tools/standins/grants.py: intrinsics resolved as
+CloudFormation would, then the form moto evaluates, only ever broader), and an operator identity
+in moto holding exactly them."""
 import json
-import re
 import urllib.request
 
-from .repo import ROOT
+from .standins.grants import Resolver, load_template, managed_policy_statements, widened_for_moto
 
 REGION = "us-east-1"
 
 
 def operator_policy(bucket: str, moto_form: bool = True) -> dict:
-    from samcli.yamlhelper import yaml_parse  # reads !Sub/!GetAtt as Fn:: dicts
-
-    template = yaml_parse((ROOT / "template.yaml").read_text())
-    document = template["Resources"]["OperatorPolicy"]["Properties"]["PolicyDocument"]
-    arn = f"arn:aws:s3:::{bucket}"
-
-    def resolve(value):
-        if isinstance(value, dict):
-            if "Fn::GetAtt" in value:
-                target = value["Fn::GetAtt"]
-                target = target.split(".") if isinstance(target, str) else target
-                assert target == ["IdentityBucket", "Arn"], f"OperatorPolicy names {target}"
-                return arn
-            if "Fn::Sub" in value:
-                return value["Fn::Sub"].replace("${IdentityBucket.Arn}", arn).replace("${IdentityBucket}", bucket)
-            if "Ref" in value:
-                assert value["Ref"] == "IdentityBucket", f"OperatorPolicy refers to {value['Ref']}"
-                return bucket
-            return {k: resolve(v) for k, v in value.items()}
-        if isinstance(value, list):
-            return [resolve(v) for v in value]
-        return value
-
-    resolved = resolve(document)
-    if moto_form:
-        for statement in resolved["Statement"]:
-            statement.pop("Condition", None)
-            resources = statement["Resource"] if isinstance(statement["Resource"], list) else [statement["Resource"]]
-            statement["Resource"] = [re.sub(r"\?+", "*", r) for r in resources]
-        # Unpatched moto authorizes a whole DeleteObjects request once, as s3:DeleteObject on the
-        # bucket's ARN (S3 checks each key), and refuses every key when that fails. i18-iam's
-        # moto_iam patch evaluates per key as S3 does; once merged, this line goes.
-        resolved["Statement"].append({"Sid": "MotoDeleteObjectsOnTheBucket", "Effect": "Allow",
-                                      "Action": "s3:DeleteObject", "Resource": [arn]})
-    return resolved
+    statements = managed_policy_statements("OperatorPolicy", Resolver(load_template(), bucket))
+    return {"Version": "2012-10-17", "Statement": widened_for_moto(statements) if moto_form else statements}
 
 
 def _lift_auth(moto, count: str) -> None:

@@ -142,6 +142,10 @@ def function_statements(function: str, resolver: Resolver) -> list[dict]:
     for res in template["Resources"].values():
         if res["Type"] == "AWS::IAM::Policy" and {"Ref": role} in res["Properties"].get("Roles", []):
             documents.append(res["Properties"]["PolicyDocument"])
+    return _service_statements(documents, resolver)
+
+
+def _service_statements(documents: list[dict], resolver: Resolver) -> list[dict]:
     statements = []
     for doc in documents:
         for st in _as_list(doc["Statement"]):
@@ -150,6 +154,13 @@ def function_statements(function: str, resolver: Resolver) -> list[dict]:
                 kept = resolver.resolve({k: v for k, v in st.items() if k in ("Sid", "Effect", "Resource", "Condition")})
                 statements.append({**kept, "Action": actions, "Resource": _as_list(kept["Resource"])})
     return statements
+
+
+def managed_policy_statements(name: str, resolver: Resolver) -> list[dict]:
+    """The Allow statements of the managed policy `name` (e.g. the operator's) about S3, STS and
+    SSM, resolved, unwidened."""
+    document = resolver.template["Resources"][name]["Properties"]["PolicyDocument"]
+    return _service_statements([document], resolver)
 
 
 # A UUID spelled `????????-????-????-????-????????????` becomes one `*`, not five: moto's regex
