@@ -74,12 +74,23 @@ extension AccountService {
             }
         case .accountDelete:
             if account.providers.providers.count > 1 {
-                _ = try removeLink(account, provider: .apple, deadline: deadline)
-            } else {
-                let record = try beginDeletion(account.serviceUserID, deadline: deadline)
-                _ = try finishDeletion(
-                    account.serviceUserID, record, account: account, purgeUntil: purgeUntil, deadline: deadline)
+                do throws(AccountError) {
+                    _ = try removeLink(account, provider: .apple, subject: subject, deadline: deadline)
+                    return
+                } catch {
+                    // The user unlinked the other provider meanwhile: Apple's ID is now the last
+                    // one, so the account goes (a 4xx here would drop the event: Apple does not
+                    // retry it). Retired or replaced meanwhile: nothing is left to do.
+                    switch error {
+                    case .lastProvider: break
+                    case .providerNotLinked, .sessionInvalid: return
+                    default: throw error
+                    }
+                }
             }
+            let record = try beginDeletion(account.serviceUserID, deadline: deadline)
+            _ = try finishDeletion(
+                account.serviceUserID, record, account: nil, purgeUntil: purgeUntil, deadline: deadline)
         }
     }
 
