@@ -65,6 +65,10 @@ enum Simulation {
         scheduler.traceCalls = Environment.nonEmpty("SIM_TRACE_CALLS") != nil
         let world = SimulationWorld(scheduler: scheduler, settings: settings)
         for d in 0..<devices { world.addDevice(person: d == 0 ? 0 : config.below(2), operations: 3 + config.below(6)) }
+        // Issue 18's deletion scenarios (SimulationWorld+Deletion.swift).
+        let racers = config.below(8)
+        if racers < 2 { world.addDeletionRacers(mode: racers) }
+        if config.below(4) == 0 { world.addPoisonedDeletions() }
         scheduler.run()
         var checks = SimulationChecks(world: world)
         let violations = checks.run()
