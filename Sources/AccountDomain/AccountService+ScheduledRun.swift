@@ -49,7 +49,8 @@ extension AccountService {
             let share = AccountService.share(of: purgeUntil, among: work.count - n)
             do throws(AccountError) {
                 // Calls may finish a round begun just before the share ends.
-                let calls = Deadline.after(milliseconds: share.remainingMilliseconds + AccountService.purgeRoundMilliseconds)
+                let calls = Deadline.after(
+                    milliseconds: share.remainingMilliseconds + AccountService.purgeRoundMilliseconds)
                 let progress = try advance(
                     uuid, record, purgeUntil: share, deadline: AccountService.earlier(calls, deadline))
                 if progress.completedPass { outcome.purged += 1 }

@@ -61,7 +61,9 @@ struct Round {
     }
 
     mutating func listUploads(_ prefix: String, after marker: S3Upload?) -> Slot<S3UploadListing> {
-        add(.s3ListUploads(prefix: prefix, after: marker)) { if case .uploads(let u) = $0 { return u } else { return nil } }
+        add(.s3ListUploads(prefix: prefix, after: marker)) {
+            if case .uploads(let u) = $0 { return u } else { return nil }
+        }
     }
 
     mutating func abortUpload(_ upload: S3Upload) -> Slot<S3DeleteOutcome> {

@@ -85,7 +85,9 @@ import Testing
         let read = try #require(S3XMLRules.deleteObjects(S3Client.deleteObjectsBody(versions)))
         #expect(read.map(\.key) == versions.map(\.key))
         for key in Self.userKeys where !XMLText.canCarry(key) {
-            #expect(S3XMLRules.deleteObjects(S3Client.deleteObjectsBody([S3ObjectVersion(key: key, versionID: "v")])) == nil)
+            #expect(
+                S3XMLRules.deleteObjects(S3Client.deleteObjectsBody([S3ObjectVersion(key: key, versionID: "v")])) == nil
+            )
         }
     }
 
@@ -159,7 +161,8 @@ import Testing
             .accountDelete, subject: AccountFixture.apple.subject, eventID: "jti-race", purgeUntil: far,
             deadline: .none)
         #expect(raced && outcome == .processed)
-        #expect(f.s3.json(AccountKeys.deletion(uuid)) != nil, "the account is deleted, not left with the deleted Apple ID")
+        #expect(
+            f.s3.json(AccountKeys.deletion(uuid)) != nil, "the account is deleted, not left with the deleted Apple ID")
         #expect(f.s3.current(AccountKeys.identity(.apple, AccountFixture.apple.subject)) == nil)
         #expect(f.s3.current(AccountKeys.providers(uuid)) == nil)
     }

@@ -54,7 +54,9 @@ enum S3XMLRules {
         return nil
     }
 
-    private static func element(_ name: String, in text: inout ArraySlice<Unicode.Scalar>) -> ArraySlice<
+    private static func element(
+        _ name: String, in text: inout ArraySlice<Unicode.Scalar>
+    ) -> ArraySlice<
         Unicode.Scalar
     >? {
         guard let open = find("<\(name)>", in: text), let close = find("</\(name)>", in: text),

@@ -178,8 +178,10 @@ final class SimulatedS3 {
             return .success(.deleted(.deleted))
         case .s3ListUploads(let prefix, let marker):
             if let failure = poisonedFailure(prefix) { return .failure(failure) }
-            let all = uploads.filter { $0.key.hasPrefix(prefix) }.sorted { ($0.key, $0.uploadID) < ($1.key, $1.uploadID) }
-                .filter { u in marker.map { ($0.key, $0.uploadID) < (u.key, u.uploadID) } ?? true }
+            let all = uploads.filter { $0.key.hasPrefix(prefix) }.sorted {
+                ($0.key, $0.uploadID) < ($1.key, $1.uploadID)
+            }
+            .filter { u in marker.map { ($0.key, $0.uploadID) < (u.key, u.uploadID) } ?? true }
             let page = Array(all.prefix(1000))
             return .success(.uploads(S3UploadListing(uploads: page, next: all.count > 1000 ? page.last : nil)))
         case .s3AbortUpload(let upload):
