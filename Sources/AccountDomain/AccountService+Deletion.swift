@@ -136,7 +136,11 @@ extension AccountService {
     func removeMappings(
         _ uuid: String, listedIn doc: ProvidersDocument, deadline: Deadline
     ) throws(AccountError) -> Bool {
-        let pendingKeys = Set(doc.pending.map { AccountKeys.identity($0.type, $0.id) })
+        // A claim older than any invocation can run belongs to a link that is over.
+        let now = environment.now()
+        let pendingKeys = Set(
+            doc.pending.filter { $0.sinceMs + AccountService.linkSettleMs > now }
+                .map { AccountKeys.identity($0.type, $0.id) })
         var keys = doc.providers.map { AccountKeys.identity($0.type, $0.id) }
         keys +=
             doc.pending.map { AccountKeys.identity($0.type, $0.id) }
