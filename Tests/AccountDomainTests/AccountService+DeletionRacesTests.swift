@@ -1,6 +1,7 @@
 import AWSClients
 import PlatformSupport
 import Testing
+import TokenVerification
 
 @testable import AccountDomain
 
@@ -165,5 +166,35 @@ import Testing
             f.s3.json(AccountKeys.deletion(uuid)) != nil, "the account is deleted, not left with the deleted Apple ID")
         #expect(f.s3.current(AccountKeys.identity(.apple, AccountFixture.apple.subject)) == nil)
         #expect(f.s3.current(AccountKeys.providers(uuid)) == nil)
+    }
+
+    /// The user replaced the Apple ID the event names (unlinked it, linked another) while the event
+    /// was processed: only the named one may go.
+    @Test func appleAccountDeleteRetiresOnlyTheAppleIDItNames() throws {
+        let f = AccountFixture()
+        let up = try f.signUp()
+        let uuid = up.account.serviceUserID
+        _ = try f.service.link(token: up.session.refreshToken.value, identity: g1, deadline: .none)
+        let viaGoogle = try f.service.signIn(identity: g1, intent: .signin, fullName: nil, device: nil, deadline: .none)
+        let newApple = VerifiedIdentity(
+            provider: .apple, subject: "001234.abc.0002", email: "b@privaterelay.appleid.com", emailVerified: true,
+            isPrivateEmail: true, realUserStatus: 2)
+        var raced = false
+        f.backend.intercept = { call, _ in
+            if !raced, case .s3Put(let p) = call, p.key == AccountKeys.providers(uuid) {
+                raced = true
+                let token = viaGoogle.session.refreshToken.value
+                _ = try? f.service.unlink(token: token, provider: .apple, deadline: .none)
+                _ = try? f.service.link(token: token, identity: newApple, deadline: .none)
+            }
+            return .proceed
+        }
+        let outcome = try f.service.handleAppleEvent(
+            .accountDelete, subject: AccountFixture.apple.subject, eventID: "jti-replaced", purgeUntil: far,
+            deadline: .none)
+        #expect(raced && outcome == .processed)
+        let doc = try #require(f.providers(uuid))
+        #expect(doc.active(.apple)?.id == newApple.subject, "the Apple ID the user linked meanwhile was retired")
+        #expect(f.s3.current(AccountKeys.identity(.apple, newApple.subject)) != nil)
     }
 }
