@@ -40,7 +40,9 @@ extension AccountService {
         purgeUntil: Deadline, deadline: Deadline
     ) throws(AccountError) -> ScheduledRunOutcome {
         var outcome = ScheduledRunOutcome(purged: 0, pending: 0)
-        let work = try unfinishedDeletions(into: &outcome, purgeUntil: purgeUntil, deadline: deadline)
+        // Reading records may take at most half the time: the rest is for their work.
+        let readUntil = AccountService.share(of: purgeUntil, among: 2)
+        let work = try unfinishedDeletions(into: &outcome, readUntil: readUntil, deadline: deadline)
         for (n, (uuid, record)) in work.enumerated() {
             guard purgeUntil.remainingMilliseconds > AccountService.purgeRoundMilliseconds else {
                 outcome.pending += work.count - n
@@ -76,10 +78,10 @@ extension AccountService {
         a.remainingMilliseconds <= b.remainingMilliseconds ? a : b
     }
 
-    /// The records with work left, read a listing page at a time; a record that cannot be read
-    /// or decoded is counted as pending (and failed) and skipped.
+    /// The records with work left, read a listing page at a time until `readUntil`; a record that
+    /// cannot be read or decoded is counted as pending (and failed) and skipped.
     private func unfinishedDeletions(
-        into outcome: inout ScheduledRunOutcome, purgeUntil: Deadline, deadline: Deadline
+        into outcome: inout ScheduledRunOutcome, readUntil: Deadline, deadline: Deadline
     ) throws(AccountError) -> [(String, (DeletionRecord, String))] {
         let origin = AccountKeys.deletion(environment.uuid())  // names no record
         var work: [(String, (DeletionRecord, String))] = []
@@ -92,7 +94,7 @@ extension AccountService {
             // Once wrapped, the keys up to the origin are the ones not seen yet.
             let unseen = wrapped ? page.keys.filter { !origin.utf8.lexicographicallyPrecedes($0.utf8) } : page.keys
             work += readRecords(deletionUUIDs(in: unseen), into: &outcome, deadline: deadline)
-            guard purgeUntil.remainingMilliseconds > AccountService.purgeRoundMilliseconds else { break }
+            guard readUntil.remainingMilliseconds > 0 else { break }
             if page.isTruncated, unseen.count == page.keys.count, let last = page.keys.last {
                 after = last
             } else if !wrapped {
