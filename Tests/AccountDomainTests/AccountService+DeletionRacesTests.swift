@@ -5,6 +5,10 @@ import TokenVerification
 
 @testable import AccountDomain
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Issue 18's deletion defects, each staged at its exact moment over the in-memory S3 (whose
 /// DeleteObjects reads the body after XML's rules, `S3XMLRules`).
 @Suite struct DeletionRacesTests {
@@ -133,6 +137,36 @@ import TokenVerification
         // Pending: the three second passes not yet due, the poisoned purge, the unreadable record.
         #expect(run.purged == 3 && run.pending == 3 + 2 && run.failed == 1, "\(run)")
         for uuid in healthy { #expect(f.s3.versions(under: AccountKeys.userPrefix(uuid)) == 0) }
+    }
+
+    /// A deletion that would take far longer than the run (slow rounds, many pages) listed first:
+    /// it gets its share, and the healthy ones after it still finish in this run.
+    @Test func aSlowDeletionListedFirstLeavesTimeForTheOthers() throws {
+        let f = AccountFixture()
+        var uuids: [String] = []
+        for n in 0..<3 {
+            let up = try f.signUp(AccountFixture.google("20\(n)"))
+            uuids.append(up.account.serviceUserID)
+            f.s3.store(AccountKeys.userPrefix(up.account.serviceUserID) + "photos/p.jpg", [1])
+            _ = try f.service.deleteAccount(
+                token: up.session.refreshToken.value, purgeUntil: Deadline(epochMilliseconds: 0), deadline: .none)
+        }
+        uuids.sort()
+        let slow = AccountKeys.userPrefix(uuids[0])
+        for i in 0..<5_000 { f.s3.store(slow + "photos/\(i).jpg", [1]) }
+        f.backend.intercept = { call, _ in
+            if call.key?.hasPrefix(slow) == true { usleep(1_000_000) }
+            return .proceed
+        }
+        // The walk starts at the all-zero UUID: the slow record comes first.
+        let service = AccountService(
+            backend: f.backend, settings: f.settings,
+            environment: AccountEnvironment(
+                now: { [f] in f.nowMs }, randomBytes: { [UInt8](repeating: 0, count: $0) }, pause: { _ in }))
+        _ = try service.runScheduledDeletions(
+            purgeUntil: .after(milliseconds: 8_000), deadline: .after(milliseconds: 10_000))
+        #expect(f.s3.versions(under: slow) > 0, "the slow deletion had more than its share")
+        for uuid in uuids.dropFirst() { #expect(f.s3.versions(under: AccountKeys.userPrefix(uuid)) == 0) }
     }
 
     @Test func eachRecordGetsAnEqualShareOfTheTimeLeft() {

@@ -66,7 +66,7 @@ final class SimulatedS3 {
 
     /// Keys with a current object, sorted (byte order, as S3 lists them).
     var keys: [String] {
-        history.keys.filter { current($0) != nil }.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+        history.keys.filter { current($0) != nil }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
     func text(_ key: String) -> String? { current(key).map { String(decoding: $0.body, as: UTF8.self) } }
@@ -125,9 +125,11 @@ final class SimulatedS3 {
             }
             return .success(.deleted(.deleted))
         case .s3List(let prefix, let startAfter):
-            let all = keys.filter { key in
-                key.hasPrefix(prefix) && (startAfter.map { $0.utf8.lexicographicallyPrecedes(key.utf8) } ?? true)
-            }
+            // Filtered before sorting: the store may hold many keys elsewhere.
+            let all = history.keys.filter { key in
+                key.hasPrefix(prefix) && current(key) != nil
+                    && (startAfter.map { $0.utf8.lexicographicallyPrecedes(key.utf8) } ?? true)
+            }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
             return .success(
                 .listing(
                     S3Listing(
@@ -140,8 +142,9 @@ final class SimulatedS3 {
             if let failure = poisonedFailure(prefix) { return .failure(failure) }
             // Keys in order, each key's versions newest first, delete markers among them (as S3 lists).
             var all: [S3ObjectVersion] = []
-            for key in history.keys.sorted(by: { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
-            where key.hasPrefix(prefix) {
+            for key in history.keys.filter({ $0.hasPrefix(prefix) }).sorted(by: {
+                $0.utf8.lexicographicallyPrecedes($1.utf8)
+            }) {
                 for v in history[key]!.reversed() {
                     all.append(S3ObjectVersion(key: key, versionID: v.versionID, isDeleteMarker: v.isDeleteMarker))
                 }
