@@ -154,9 +154,9 @@ def test_the_purge_removes_keys_with_control_characters_and_aborts_unfinished_up
     for key in odd:
         user.put_object(Bucket=svc.moto.bucket, Key=key, Body=b"x")
         user.put_object(Bucket=svc.moto.bucket, Key=key, Body=b"y")  # a noncurrent version too
-    upload = user.create_multipart_upload(Bucket=svc.moto.bucket, Key=f"{prefix}photos/video.mov")["UploadId"]
-    user.upload_part(Bucket=svc.moto.bucket, Key=f"{prefix}photos/video.mov", UploadId=upload, PartNumber=1,
-                     Body=b"part")
+    # No part is uploaded: moto's model dump (/moto-api/data.json, which later tests read for STS's
+    # record) answers 500 for good once an upload that had parts was aborted (moto 5.2.5).
+    user.create_multipart_upload(Bucket=svc.moto.bucket, Key=f"{prefix}photos/video.mov")
     admin = svc.moto.s3()
     for key in odd:
         assert admin.head_object(Bucket=svc.moto.bucket, Key=key)["ContentLength"] == 1, f"set-up: {key!r} missing"
