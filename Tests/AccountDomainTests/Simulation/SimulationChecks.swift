@@ -49,12 +49,13 @@ struct SimulationChecks {
 
     // MARK: deletion
 
-    /// Accounts whose deletion committed (providers.json says so, or the record does).
+    /// Accounts being deleted: a deletion record (the intent; a sign-in already treats the account
+    /// as deleted, and the scheduled run commits a deletion that stopped before its commit), or
+    /// `deletedAt` in providers.json.
     var deletedAccounts: Set<String> {
         Set(
             s3.keys.filter { $0.hasPrefix("deletions/") }.compactMap { key -> String? in
-                guard let o = s3.json(key)?.objectValue, !(o["committedAt"]?.isNull ?? true) else { return nil }
-                return o["serviceUserID"]?.stringValue
+                s3.json(key)?.objectValue?["serviceUserID"]?.stringValue
             }
         ).union(
             s3.keys.filter { $0.hasSuffix("/account/providers.json") && !(s3.json($0)?["deletedAt"]?.isNull ?? true) }
