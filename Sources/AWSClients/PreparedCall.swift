@@ -52,6 +52,13 @@ public enum AWSCall: Sendable {
     case s3ListVersions(prefix: String, after: S3VersionListing.Marker?)
     /// DeleteObjects of up to 1,000 versions, each for good.
     case s3DeleteVersions([S3ObjectVersion])
+    /// DeleteObject of one listed version, for good, whatever characters its key holds (a key
+    /// DeleteObjects' XML cannot carry).
+    case s3DeleteListedVersion(S3ObjectVersion)
+    /// One page (up to 1,000) of ListMultipartUploads under a prefix, from a marker on.
+    case s3ListUploads(prefix: String, after: S3Upload?)
+    /// AbortMultipartUpload of one listed upload.
+    case s3AbortUpload(S3Upload)
     case assumeRole(AssumeRoleRequest)
 }
 
@@ -62,6 +69,7 @@ public enum AWSCallOutcome: Sendable {
     case listing(S3Listing)
     case versions(S3VersionListing)
     case deletedVersions(S3BatchDeleteOutcome)
+    case uploads(S3UploadListing)
     case credentials(TemporaryCredentials)
 }
 
@@ -91,6 +99,11 @@ public final class AWSBatch {
                     return s3.prepareListVersions(prefix: prefix, after: marker).map(AWSCallOutcome.versions)
                 case .s3DeleteVersions(let versions):
                     return s3.prepareDeleteVersions(versions).map(AWSCallOutcome.deletedVersions)
+                case .s3DeleteListedVersion(let version):
+                    return s3.prepareDeleteListedVersion(version).map(AWSCallOutcome.deleted)
+                case .s3ListUploads(let prefix, let marker):
+                    return s3.prepareListUploads(prefix: prefix, after: marker).map(AWSCallOutcome.uploads)
+                case .s3AbortUpload(let upload): return s3.prepareAbortUpload(upload).map(AWSCallOutcome.deleted)
                 case .assumeRole(let r): return sts.prepareAssumeRole(r).map(AWSCallOutcome.credentials)
                 }
             }, deadline: deadline)

@@ -84,14 +84,24 @@ extension AccountService {
             }
         case .accountDelete:
             if account.providers.providers.count > 1 {
-                _ = try removeLink(account, provider: .apple, deadline: deadline)
-                return .unlinked(serviceUserID: account.serviceUserID)
-            } else {
-                let record = try beginDeletion(account.serviceUserID, deadline: deadline)
-                let finished = try finishDeletion(
-                    account.serviceUserID, record, account: account, purgeUntil: purgeUntil, deadline: deadline)
-                return .deleted(serviceUserID: account.serviceUserID, purgeComplete: finished.0.purgeComplete)
+                do throws(AccountError) {
+                    _ = try removeLink(account, provider: .apple, subject: subject, deadline: deadline)
+                    return .unlinked(serviceUserID: account.serviceUserID)
+                } catch {
+                    // The user unlinked the other provider meanwhile: Apple's ID is now the last
+                    // one, so the account goes (a 4xx here would drop the event: Apple does not
+                    // retry it). Retired or replaced meanwhile: nothing is left to do.
+                    switch error {
+                    case .lastProvider: break
+                    case .providerNotLinked, .sessionInvalid: return nil
+                    default: throw error
+                    }
+                }
             }
+            let record = try beginDeletion(account.serviceUserID, deadline: deadline)
+            let finished = try finishDeletion(
+                account.serviceUserID, record, account: nil, purgeUntil: purgeUntil, deadline: deadline)
+            return .deleted(serviceUserID: account.serviceUserID, purgeComplete: finished.0.purgeComplete)
         }
         return nil
     }

@@ -68,14 +68,31 @@ extension AccountService {
                     + AccountService.secondPassMarginMs
             }
             if !record.mappingsRemoved {
-                if let current { try removeMappings(uuid, of: current, deadline: deadline) }
+                if let current {
+                    record.linksInFlight = try removeMappings(uuid, listedIn: current.providers, deadline: deadline)
+                }
                 record.mappingsRemoved = true
             }
             (record, etag) = try saveDeletion(record, etag: etag, deadline: deadline)
             before = record
         }
+        if record.linksInFlight {
+            // A link whose claim the commit found, but not its identity file yet, may still write
+            // that file: providers.json (which lists the claim) is kept until every invocation
+            // that could have started before the commit has ended, then the claims' files go.
+            guard let committed = record.committedAtMs, environment.now() >= committed + AccountService.linkSettleMs
+            else { return (record, etag) }
+            let key = AccountKeys.providers(uuid)
+            if let object = try backend.get(key, deadline: deadline) {
+                let doc = try decodeDocument(object.body, key: key, ProvidersDocument.init(json:))
+                _ = try removeMappings(uuid, listedIn: doc, deadline: deadline)
+            }
+            record.linksInFlight = false
+            (record, etag) = try saveDeletion(record, etag: etag, deadline: deadline)
+            before = record
+        }
         if !record.purgeComplete {
-            let pass = try purge(uuid, until: purgeUntil, deadline: deadline)
+            let pass = purgePass(uuid, until: purgeUntil, deadline: deadline)
             record.objectsDeleted += pass.deleted
             if pass.complete {
                 record.purgeComplete = true
@@ -84,6 +101,18 @@ extension AccountService {
         }
         return record == before ? (record, etag) : try saveDeletion(record, etag: etag, deadline: deadline)
     }
+
+    /// A purge pass after the commit: a failure leaves the rest to the scheduled run (the
+    /// deletion answers `purge: pending`, never an error, once it has committed).
+    func purgePass(_ uuid: String, until: Deadline, deadline: Deadline) -> (complete: Bool, deleted: Int) {
+        do throws(AccountError) { return try purge(uuid, until: until, deadline: deadline) } catch {
+            return (false, 0)
+        }
+    }
+
+    /// Longer than any invocation that could have claimed a link before the commit can still
+    /// run (Lambda's 15-minute ceiling, whatever the template's timeout).
+    static let linkSettleMs: Int64 = 15 * 60_000
 
     /// The commit point: `deletedAt` in providers.json (If-Match; already set is done).
     func commitDeletion(_ account: Account, deadline: Deadline) throws(AccountError) -> Account {
@@ -97,9 +126,21 @@ extension AccountService {
     }
 
     /// Removes every identity file (listed, pending or retired link) and purchase claim that
-    /// names the account, each exactly as read.
-    func removeMappings(_ uuid: String, of account: Account, deadline: Deadline) throws(AccountError) {
-        let doc = account.providers
+    /// names the account, each exactly as read. True when a pending link's file was not there
+    /// (yet): that link may still write it.
+    @discardableResult
+    func removeMappings(_ uuid: String, of account: Account, deadline: Deadline) throws(AccountError) -> Bool {
+        try removeMappings(uuid, listedIn: account.providers, deadline: deadline)
+    }
+
+    func removeMappings(
+        _ uuid: String, listedIn doc: ProvidersDocument, deadline: Deadline
+    ) throws(AccountError) -> Bool {
+        // A claim older than any invocation can run belongs to a link that is over.
+        let now = environment.now()
+        let pendingKeys = Set(
+            doc.pending.filter { $0.sinceMs + AccountService.linkSettleMs > now }
+                .map { AccountKeys.identity($0.type, $0.id) })
         var keys = doc.providers.map { AccountKeys.identity($0.type, $0.id) }
         keys +=
             doc.pending.map { AccountKeys.identity($0.type, $0.id) }
@@ -111,15 +152,17 @@ extension AccountService {
         let answers = backend.run(reads, deadline: deadline)
         var deletes = Round()
         var deleteSlots: [Round.Slot<S3DeleteOutcome>] = []
+        var inFlight = false
         for (key, slot) in zip(keys, slots) {
-            guard let object = try answers.value(slot), String(decoding: object.body, as: UTF8.self) == uuid else {
-                continue
-            }
+            let object = try answers.value(slot)
+            if object == nil && pendingKeys.contains(key) { inFlight = true }
+            guard let object, String(decoding: object.body, as: UTF8.self) == uuid else { continue }
             let file = IdentityMapping(uuid: uuid, linkID: nil, object: object)
             deleteSlots.append(deletes.delete(key, identityDelete(file)))
         }
         let deleted = backend.run(deletes, deadline: deadline)
         for slot in deleteSlots { _ = try deleted.value(slot) }
+        return inFlight
     }
 
     func saveDeletion(

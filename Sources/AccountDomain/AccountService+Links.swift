@@ -78,7 +78,14 @@ extension AccountService {
 
         // 3. Activate.
         let m = IdentityMapping(uuid: uuid, linkID: linkID, object: nil)
-        guard let linked = try completeLink(account, m, identity, deadline: deadline) else {
+        let completed: Account?
+        do throws(AccountError) {
+            completed = try completeLink(account, m, identity, deadline: deadline)
+        } catch {
+            try removeFileOfDeletedAccount(key, uuid: uuid, linkID: linkID, deadline: deadline)
+            throw error
+        }
+        guard let linked = completed else {
             // The claim was abandoned and taken over meanwhile (this link outlived the claim's
             // lifetime): remove the file this link wrote.
             if let mine = try mapping(backend.get(key, deadline: deadline), key: key), mine.uuid == uuid,
@@ -89,6 +96,27 @@ extension AccountService {
             throw .conflict("the link took too long; retry")
         }
         return LinkOutcome(status: .linked, account: linked)
+    }
+
+    /// After activation failed: when the account is gone (a deletion committed after this link's
+    /// claim and its purge took providers.json) or deleted, the file this link wrote names a
+    /// deleted account and nothing else would remove it; remove it and say the account was
+    /// deleted. Otherwise the caller's error stands (the claim stays for a retry to finish).
+    func removeFileOfDeletedAccount(
+        _ key: String, uuid: String, linkID: String, deadline: Deadline
+    ) throws(AccountError) {
+        let providersKey = AccountKeys.providers(uuid)
+        if let object = try backend.get(providersKey, deadline: deadline),
+            try !decodeDocument(object.body, key: providersKey, ProvidersDocument.init(json:)).isDeleted
+        {
+            return
+        }
+        if let mine = try mapping(backend.get(key, deadline: deadline), key: key), mine.uuid == uuid,
+            mine.linkID == linkID
+        {
+            _ = try backend.delete(key, identityDelete(mine), deadline: deadline)
+        }
+        throw .sessionInvalid(reason: "the account was deleted")
     }
 
     /// Gives back a claim whose identity file was never written by this link.

@@ -1,8 +1,11 @@
 import AWSClients
 import PlatformSupport
 
-/// The purge of `users/{uuid}/` in a versioned bucket: every version and delete marker, listed
-/// a page (1,000) at a time and deleted for good in batches of 1,000 by version id. Each round
+/// The purge of `users/{uuid}/` in a versioned bucket: incomplete multipart uploads aborted first
+/// (an upload finished after its version listing would leave a version behind), then every
+/// version and delete marker, listed a page (1,000) at a time and deleted for good in batches of
+/// 1,000 by version id; a key that DeleteObjects' XML cannot carry (a user's credentials can
+/// write any key under `photos/`; see `XMLText`) is deleted on its own by version id. Each round
 /// deletes the page listed by the round before while it lists the next one, so the two overlap
 /// on the shared curl multi handle. The version a listing continues after (its marker) is kept
 /// until that listing has answered: a listing whose marker version was already deleted finds
@@ -20,7 +23,28 @@ extension AccountService {
     func purge(
         _ uuid: String, until: Deadline, deadline: Deadline
     ) throws(AccountError) -> (complete: Bool, deleted: Int) {
-        try purge(prefix: AccountKeys.userPrefix(uuid), until: until, deadline: deadline)
+        guard try abortUploads(prefix: AccountKeys.userPrefix(uuid), until: until, deadline: deadline) else {
+            return (false, 0)
+        }
+        return try purge(prefix: AccountKeys.userPrefix(uuid), until: until, deadline: deadline)
+    }
+
+    /// Aborts every incomplete multipart upload under `prefix`; true when the listing reached its end.
+    func abortUploads(prefix: String, until: Deadline, deadline: Deadline) throws(AccountError) -> Bool {
+        var marker: S3Upload?
+        for _ in 0..<AccountService.maxPurgeRounds {
+            guard until.remainingMilliseconds > AccountService.purgeRoundMilliseconds else { return false }
+            var listing = Round()
+            let slot = listing.listUploads(prefix, after: marker)
+            let page = try backend.run(listing, deadline: deadline).value(slot)
+            var aborts = Round()
+            let slots = page.uploads.map { aborts.abortUpload($0) }
+            let answers = backend.run(aborts, deadline: deadline)
+            for slot in slots { _ = try answers.value(slot) }
+            guard let next = page.next else { return true }
+            marker = next
+        }
+        return false
     }
 
     func purge(
@@ -38,12 +62,19 @@ extension AccountService {
             guard until.remainingMilliseconds > AccountService.purgeRoundMilliseconds else { return (false, deleted) }
             var round = Round()
             let list = listing ? round.listVersions(prefix, after: marker) : nil
-            let batch = toDelete.isEmpty ? nil : round.deleteVersions(toDelete)
+            let batchable = toDelete.filter { XMLText.canCarry($0.key) && XMLText.canCarry($0.versionID) }
+            let batch = batchable.isEmpty ? nil : round.deleteVersions(batchable)
+            let singles = toDelete.filter { !(XMLText.canCarry($0.key) && XMLText.canCarry($0.versionID)) }
+                .map { round.deleteListedVersion($0) }
             let answers = backend.run(round, deadline: deadline)
             if let batch {
                 let outcome = try answers.value(batch)
                 deleted += outcome.deleted
                 refused += outcome.failed.count
+            }
+            for single in singles {
+                _ = try answers.value(single)
+                deleted += 1
             }
             toDelete = []
             if let list {

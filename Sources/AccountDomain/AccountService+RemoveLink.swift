@@ -7,9 +7,15 @@ extension AccountService {
     /// Retires the provider's link in providers.json (atomically with the last-provider check:
     /// the commit point; every session of that link stops working), cancels a link of it under
     /// way, then deletes the identity files of the provider's retired links that still map here
-    /// (this one's, and any an earlier unlink left behind), each exactly as read.
-    func removeLink(_ account: Account, provider: IdentityProvider, deadline: Deadline) throws(AccountError) -> Account
-    {
+    /// (this one's, and any an earlier unlink left behind), each exactly as read. `subject`, when
+    /// given (Apple's `account-delete` names the Apple ID), retires only that identity: a link of
+    /// another identity of the provider made since is left alone (`providerNotLinked`).
+    func removeLink(
+        _ account: Account, provider: IdentityProvider, subject: String? = nil, deadline: Deadline
+    ) throws(AccountError) -> Account {
+        let named: (IdentityProvider, String) -> Bool = { type, id in
+            type == provider && (subject == nil || subject == id)
+        }
         let uuid = account.serviceUserID
         let now = environment.now()
         var committed = false
@@ -17,7 +23,7 @@ extension AccountService {
             (doc: inout ProvidersDocument) throws(AccountError) -> Bool in
             committed = false
             guard !doc.isDeleted else { throw .sessionInvalid(reason: "the account was deleted") }
-            if let i = doc.providers.firstIndex(where: { $0.type == provider }) {
+            if let i = doc.providers.firstIndex(where: { named($0.type, $0.id) }) {
                 guard doc.providers.count > 1 else { throw .lastProvider }
                 let link = doc.providers.remove(at: i)
                 doc.retire(provider, id: link.id, linkID: link.linkID, nowMs: now)
@@ -25,7 +31,7 @@ extension AccountService {
                 committed = true
                 return true
             }
-            if let i = doc.pending.firstIndex(where: { $0.type == provider }) {
+            if let i = doc.pending.firstIndex(where: { named($0.type, $0.id) }) {
                 // A link under way, or one that stopped after its file: cancel it.
                 let claim = doc.pending.remove(at: i)
                 doc.retire(provider, id: claim.id, linkID: claim.linkID, nowMs: now)
@@ -33,7 +39,7 @@ extension AccountService {
                 return true
             }
             // Nothing listed: an earlier unlink may have committed and failed before its clean-up.
-            guard doc.retired.contains(where: { $0.type == provider }) else { throw .providerNotLinked }
+            guard doc.retired.contains(where: { named($0.type, $0.id) }) else { throw .providerNotLinked }
             return false
         }
         let retired = account.providers.retired.filter { $0.type == provider }

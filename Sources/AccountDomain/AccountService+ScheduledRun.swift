@@ -7,6 +7,14 @@ public struct ScheduledRunOutcome: Sendable, Equatable {
     public var purged: Int
     /// Deletions with work left after this run: a purge not finished, or a second pass not yet done.
     public var pending: Int
+    /// Of the pending ones, those whose work (or record) failed in this run: retried by the next.
+    public var failed = 0
+
+    public init(purged: Int, pending: Int, failed: Int = 0) {
+        self.purged = purged
+        self.pending = pending
+        self.failed = failed
+    }
 }
 
 /// The hourly run: finishes every deletion its record says is unfinished (a crash before the
@@ -17,17 +25,66 @@ public struct ScheduledRunOutcome: Sendable, Equatable {
 /// Finished records stay for the retention period (90 days by default), so `deletions/` can hold
 /// far more than one listing page, nearly all of them done. The run therefore walks it a page at a
 /// time from a random point, wrapping around to the start, until it has seen every record, its
-/// time for purging is gone, or `scheduledRunMaxPages` pages: a pending record is never starved by
-/// the done ones listed before it, and one that a run could not reach is as likely as any other to
-/// come first in the next.
+/// time is gone, or `scheduledRunMaxPages` pages: a pending record is never starved by the done
+/// ones listed before it, and one that a run could not reach is as likely as any other to come
+/// first in the next.
+///
+/// One deletion that keeps failing never holds back the others (docs/API.md, "Scheduled run"):
+/// the records with work to do are collected first, then each gets an equal share of the time
+/// left (what one leaves unused goes to the rest), and a record whose work fails, or whose
+/// record cannot be read, is counted as pending and tried again by the next run.
 extension AccountService {
     static let scheduledRunMaxPages = 100
 
     public func runScheduledDeletions(
         purgeUntil: Deadline, deadline: Deadline
     ) throws(AccountError) -> ScheduledRunOutcome {
-        let origin = AccountKeys.deletion(environment.uuid())  // names no record
         var outcome = ScheduledRunOutcome(purged: 0, pending: 0)
+        // Reading records may take at most half the time: the rest is for their work.
+        let readUntil = AccountService.share(of: purgeUntil, among: 2)
+        let work = try unfinishedDeletions(into: &outcome, readUntil: readUntil, deadline: deadline)
+        for (n, (uuid, record)) in work.enumerated() {
+            guard purgeUntil.remainingMilliseconds > AccountService.purgeRoundMilliseconds else {
+                outcome.pending += work.count - n
+                break
+            }
+            let share = AccountService.share(of: purgeUntil, among: work.count - n)
+            do throws(AccountError) {
+                // Calls may finish a round begun just before the share ends.
+                let calls = Deadline.after(
+                    milliseconds: share.remainingMilliseconds + AccountService.purgeRoundMilliseconds)
+                let progress = try advance(
+                    uuid, record, purgeUntil: share, deadline: AccountService.earlier(calls, deadline))
+                if progress.completedPass { outcome.purged += 1 }
+                if progress.pending { outcome.pending += 1 }
+            } catch {
+                outcome.pending += 1
+                outcome.failed += 1
+            }
+        }
+        return outcome
+    }
+
+    /// The time one of `count` records may take: an equal part of what is left before `until`
+    /// (at least one purge round), ending no later than `until`.
+    static func share(of until: Deadline, among count: Int) -> Deadline {
+        let left = until.remainingMilliseconds
+        guard left < Deadline.none.remainingMilliseconds / 2 else { return until }  // unbounded (tests)
+        let part = max(left / Int64(max(1, count)), AccountService.purgeRoundMilliseconds + 500)
+        return earlier(.after(milliseconds: part), until)
+    }
+
+    static func earlier(_ a: Deadline, _ b: Deadline) -> Deadline {
+        a.remainingMilliseconds <= b.remainingMilliseconds ? a : b
+    }
+
+    /// The records with work left, read a listing page at a time until `readUntil`; a record that
+    /// cannot be read or decoded is counted as pending (and failed) and skipped.
+    private func unfinishedDeletions(
+        into outcome: inout ScheduledRunOutcome, readUntil: Deadline, deadline: Deadline
+    ) throws(AccountError) -> [(String, (DeletionRecord, String))] {
+        let origin = AccountKeys.deletion(environment.uuid())  // names no record
+        var work: [(String, (DeletionRecord, String))] = []
         var after: String? = origin
         var wrapped = false
         for _ in 0..<AccountService.scheduledRunMaxPages {
@@ -36,8 +93,8 @@ extension AccountService {
             let page = try backend.run(listing, deadline: deadline).value(slot)
             // Once wrapped, the keys up to the origin are the ones not seen yet.
             let unseen = wrapped ? page.keys.filter { !origin.utf8.lexicographicallyPrecedes($0.utf8) } : page.keys
-            try advanceRecords(deletionUUIDs(in: unseen), into: &outcome, purgeUntil: purgeUntil, deadline: deadline)
-            guard purgeUntil.remainingMilliseconds > AccountService.purgeRoundMilliseconds else { break }
+            work += readRecords(deletionUUIDs(in: unseen), into: &outcome, deadline: deadline)
+            guard readUntil.remainingMilliseconds > 0 else { break }
             if page.isTruncated, unseen.count == page.keys.count, let last = page.keys.last {
                 after = last
             } else if !wrapped {
@@ -46,7 +103,7 @@ extension AccountService {
                 break
             }
         }
-        return outcome
+        return work
     }
 
     private func deletionUUIDs(in keys: [String]) -> [String] {
@@ -58,30 +115,29 @@ extension AccountService {
         }
     }
 
-    /// Reads one page's records, `sessionsPerRound` at a time, and advances each unfinished one
-    /// while there is time to purge (after that, it is only counted as pending).
-    private func advanceRecords(
-        _ uuids: [String], into outcome: inout ScheduledRunOutcome, purgeUntil: Deadline, deadline: Deadline
-    ) throws(AccountError) {
+    /// Reads one page's records, `sessionsPerRound` at a time; returns the unfinished ones.
+    private func readRecords(
+        _ uuids: [String], into outcome: inout ScheduledRunOutcome, deadline: Deadline
+    ) -> [(String, (DeletionRecord, String))] {
+        var work: [(String, (DeletionRecord, String))] = []
         for start in stride(from: 0, to: uuids.count, by: AccountService.sessionsPerRound) {
             let chunk = Array(uuids[start..<min(start + AccountService.sessionsPerRound, uuids.count)])
             var reads = Round()
             let slots = chunk.map { reads.get(AccountKeys.deletion($0)) }
             let answers = backend.run(reads, deadline: deadline)
             for (uuid, slot) in zip(chunk, slots) {
-                guard let object = try answers.value(slot) else { continue }
-                let record = try decodeDocument(
-                    object.body, key: AccountKeys.deletion(uuid), DeletionRecord.init(json:))
-                if record.isDone { continue }
-                guard purgeUntil.remainingMilliseconds > AccountService.purgeRoundMilliseconds else {
+                do throws(AccountError) {
+                    guard let object = try answers.value(slot) else { continue }
+                    let record = try decodeDocument(
+                        object.body, key: AccountKeys.deletion(uuid), DeletionRecord.init(json:))
+                    if !record.isDone { work.append((uuid, (record, object.etag))) }
+                } catch {
                     outcome.pending += 1
-                    continue
+                    outcome.failed += 1
                 }
-                let progress = try advance(uuid, (record, object.etag), purgeUntil: purgeUntil, deadline: deadline)
-                if progress.completedPass { outcome.purged += 1 }
-                if progress.pending { outcome.pending += 1 }
             }
         }
+        return work
     }
 
     /// What one run did for one deletion: whether a purge pass completed, and whether work is left.
@@ -103,7 +159,7 @@ extension AccountService {
         guard current.purgeComplete else { return progress }
         progress.completedPass = !wasComplete
         guard let due = current.secondPassDueAtMs, environment.now() >= due else { return progress }
-        let pass = try purge(uuid, until: purgeUntil, deadline: deadline)
+        let pass = purgePass(uuid, until: purgeUntil, deadline: deadline)
         current.objectsDeleted += pass.deleted
         guard pass.complete else {
             _ = try saveDeletion(current, etag: etag, deadline: deadline)

@@ -56,6 +56,20 @@ struct Round {
         add(.s3DeleteVersions(versions)) { if case .deletedVersions(let d) = $0 { return d } else { return nil } }
     }
 
+    mutating func deleteListedVersion(_ version: S3ObjectVersion) -> Slot<S3DeleteOutcome> {
+        add(.s3DeleteListedVersion(version)) { if case .deleted(let d) = $0 { return d } else { return nil } }
+    }
+
+    mutating func listUploads(_ prefix: String, after marker: S3Upload?) -> Slot<S3UploadListing> {
+        add(.s3ListUploads(prefix: prefix, after: marker)) {
+            if case .uploads(let u) = $0 { return u } else { return nil }
+        }
+    }
+
+    mutating func abortUpload(_ upload: S3Upload) -> Slot<S3DeleteOutcome> {
+        add(.s3AbortUpload(upload)) { if case .deleted(let d) = $0 { return d } else { return nil } }
+    }
+
     mutating func assumeRole(_ request: AssumeRoleRequest) -> Slot<TemporaryCredentials> {
         add(.assumeRole(request)) { if case .credentials(let c) = $0 { return c } else { return nil } }
     }

@@ -12,6 +12,9 @@ package struct DeletionRecord: Sendable, Equatable {
     var committedAtMs: Int64?
     /// Identity files and purchase claims that named the account are gone.
     var mappingsRemoved = false
+    /// The commit found a link claimed but not its identity file: that link may still write it,
+    /// so providers.json (which names it) is kept, and the purge waits, until it cannot.
+    var linksInFlight = false
     /// Purge passes run so far, and whether the last one reached the end of `users/{uuid}/`.
     var purgePasses = 0
     var purgeComplete = false
@@ -36,6 +39,7 @@ package struct DeletionRecord: Sendable, Equatable {
             JSONObject([
                 ("version", .int(1)), ("serviceUserID", .string(serviceUserID)), ("requestedAt", ts(requestedAtMs)),
                 ("committedAt", ts(committedAtMs)), ("mappingsRemoved", .bool(mappingsRemoved)),
+                ("linksInFlight", .bool(linksInFlight)),
                 (
                     "purge",
                     .object(
@@ -56,6 +60,7 @@ package struct DeletionRecord: Sendable, Equatable {
         self.init(serviceUserID: uuid, requestedAtMs: requested)
         committedAtMs = ts(o["committedAt"])
         mappingsRemoved = o["mappingsRemoved"]?.boolValue ?? false
+        linksInFlight = o["linksInFlight"]?.boolValue ?? false
         purgePasses = Int(o["purge"]?["passes"]?.int64Value ?? 0)
         purgeComplete = o["purge"]?["complete"]?.boolValue ?? false
         objectsDeleted = Int(o["purge"]?["objectsDeleted"]?.int64Value ?? 0)

@@ -162,6 +162,8 @@ import Testing
             accountError { _ = try f.service.link(token: up.session.refreshToken.value, identity: g1, deadline: .none) }
                 != nil)
         #expect(raced && f.s3.current(AccountKeys.identity(.google, "111")) == nil)
+        // The deletion found the link's claim without its file: it waits until that link has surely ended.
+        f.nowMs += AccountService.linkSettleMs + 1
         _ = try f.service.runScheduledDeletions(purgeUntil: far, deadline: .none)
         #expect(f.s3.versions(under: AccountKeys.userPrefix(uuid)) == 0)
     }

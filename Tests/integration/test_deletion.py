@@ -137,6 +137,44 @@ def test_a_purge_that_does_not_fit_is_pending_and_the_scheduled_run_finishes_bot
     assert deletion_record(svc, uuid) == record
 
 
+def test_the_purge_removes_keys_with_control_characters_and_aborts_unfinished_uploads(svc):
+    """Issue 18, defect 4: the user's own credentials can write any key under photos/. A CR in a
+    DeleteObjects key must be sent as a character reference (an XML parser reads a raw CR as LF:
+    moto, like S3, then deletes nothing and reports success); a U+0001 cannot be carried by XML at
+    all (moto answers 500, S3 MalformedXML, for the whole batch) and goes one by one. Unfinished
+    multipart uploads are not versions: they are aborted. boto3 cannot parse moto's listing of such
+    keys (moto writes them raw into its XML), so each key is checked by name."""
+    sub, data = signup(svc)
+    uuid = data["user"]["serviceUserID"]
+    fill_photos(svc, data, count=3)
+    c = data["credentials"]
+    user = svc.moto.client("s3", c["accessKeyId"], c["secretAccessKey"], c["sessionToken"])
+    prefix = data["storage"]["prefix"]
+    odd = [f"{prefix}photos/cr\rhere.jpg", f"{prefix}photos/soh\x01here.jpg", f"{prefix}photos/tab\there.jpg"]
+    for key in odd:
+        user.put_object(Bucket=svc.moto.bucket, Key=key, Body=b"x")
+        user.put_object(Bucket=svc.moto.bucket, Key=key, Body=b"y")  # a noncurrent version too
+    # No part is uploaded: moto's model dump (/moto-api/data.json, which later tests read for STS's
+    # record) answers 500 for good once an upload that had parts was aborted (moto 5.2.5).
+    user.create_multipart_upload(Bucket=svc.moto.bucket, Key=f"{prefix}photos/video.mov")
+    admin = svc.moto.s3()
+    for key in odd:
+        assert admin.head_object(Bucket=svc.moto.bucket, Key=key)["ContentLength"] == 1, f"set-up: {key!r} missing"
+
+    answer = ok(svc.link(refreshToken=data["refreshToken"], action="delete"))
+    assert answer["purge"] == "complete", f"purge answered {answer['purge']}"
+    for key in odd:
+        try:
+            admin.head_object(Bucket=svc.moto.bucket, Key=key)
+            raise AssertionError(f"{key[len(prefix):]!r} outlived a purge that answered complete")
+        except admin.exceptions.ClientError as e:
+            assert e.response["Error"]["Code"] in ("404", "NoSuchKey"), f"head {key[len(prefix):]!r}: {e}"
+    assert versions_under(svc, prefix) == [], "versions or markers left under the account"
+    uploads = admin.list_multipart_uploads(Bucket=svc.moto.bucket, Prefix=prefix).get("Uploads", [])
+    assert uploads == [], f"{len(uploads)} unfinished uploads left under the account"
+    assert deletion_record(svc, uuid)["purge"]["complete"]
+
+
 # ---------------------------------------------------------------- Sign in with Apple notifications
 
 def notify(svc, payload: str, shape: str = "payload") -> tuple[int, dict]:

@@ -185,6 +185,8 @@ def moto_policy(function: str, resolver: Resolver) -> dict:
 # The simulation's table (SimulatedGrants.swift): its bucket and user role, as SimulationTests set them.
 SIMULATION = {"bucket": "sim-identities", "role_names": {"UserAccessRole": "user-access"}}
 SWIFT_CASES = {"auth-signin": "signin", "auth-refresh": "refresh", "auth-link": "link"}
+# The operator's console (authctl) runs with the managed policy OperatorPolicy, not a function role.
+OPERATOR = "OperatorPolicy"
 
 
 def swift_table(template: dict | None = None) -> str:
@@ -194,9 +196,11 @@ def swift_table(template: dict | None = None) -> str:
                         parameters=CONFIGURED)
     q = json.dumps
     lines = ["        ["]
-    for f in FUNCTIONS:
-        lines.append(f"            .{SWIFT_CASES[f]}: [")
-        for st in function_statements(f, resolver):
+    owners = [(SWIFT_CASES[f], f, function_statements(f, resolver)) for f in FUNCTIONS]
+    owners.append(("operator", OPERATOR, managed_policy_statements(OPERATOR, resolver)))
+    for case, f, statements in owners:
+        lines.append(f"            .{case}: [")
+        for st in statements:
             condition = st.get("Condition")
             prefix = "nil"
             if condition:

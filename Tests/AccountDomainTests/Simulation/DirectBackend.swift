@@ -71,13 +71,16 @@ extension AWSCall {
         case .s3List(let p, _): return p
         case .s3ListVersions(let p, _): return p
         case .s3DeleteVersions(let v): return v.first?.key
+        case .s3DeleteListedVersion(let v): return v.key
+        case .s3ListUploads(let p, _): return p
+        case .s3AbortUpload(let u): return u.key
         case .assumeRole: return nil
         }
     }
 
     var isWrite: Bool {
         switch self {
-        case .s3Put, .s3Delete, .s3DeleteVersions: return true
+        case .s3Put, .s3Delete, .s3DeleteVersions, .s3DeleteListedVersion, .s3AbortUpload: return true
         default: return false
         }
     }

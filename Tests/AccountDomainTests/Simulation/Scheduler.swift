@@ -248,6 +248,7 @@ final class Scheduler: @unchecked Sendable {
         case .success(.credentials): return "credentials"
         case .success(.versions(let v)): return "\(v.versions.count) versions"
         case .success(.deletedVersions(let d)): return "\(d.deleted) deleted"
+        case .success(.uploads(let u)): return "\(u.uploads.count) uploads"
         }
     }
 
@@ -271,6 +272,9 @@ final class Scheduler: @unchecked Sendable {
         case .s3List(let p, let after): return "LIST \(p)" + (after.map { " AFTER \($0)" } ?? "")
         case .s3ListVersions(let p, _): return "LIST VERSIONS \(p)"
         case .s3DeleteVersions(let v): return "DELETE \(v.count) VERSIONS"
+        case .s3DeleteListedVersion(let v): return "DELETE VERSION \(v.key.debugDescription)"
+        case .s3ListUploads(let p, _): return "LIST UPLOADS \(p)"
+        case .s3AbortUpload(let u): return "ABORT UPLOAD \(u.key.debugDescription)"
         case .assumeRole: return "AssumeRole"
         }
     }

@@ -165,6 +165,65 @@ extension SimulatedGrants {
                     ],
                     prefix: nil),
             ],
+            .operator: [
+                SimulatedGrant(
+                    actions: ["s3:ListBucket"],
+                    resources: [
+                        "$B"
+                    ],
+                    prefix: nil),
+                SimulatedGrant(
+                    actions: ["s3:ListBucketVersions"],
+                    resources: [
+                        "$B"
+                    ],
+                    prefix: "users/????????-????-????-????-????????????/"),
+                SimulatedGrant(
+                    actions: ["s3:GetObject", "s3:PutObject", "s3:DeleteObject", "s3:DeleteObjectVersion"],
+                    resources: [
+                        "$B/identities/*"
+                    ],
+                    prefix: nil),
+                SimulatedGrant(
+                    actions: ["s3:GetObject", "s3:DeleteObject", "s3:DeleteObjectVersion"],
+                    resources: [
+                        "$B/purchases/*"
+                    ],
+                    prefix: nil),
+                SimulatedGrant(
+                    actions: ["s3:GetObject", "s3:PutObject", "s3:PutObjectTagging"],
+                    resources: [
+                        "$B/users/????????-????-????-????-????????????/account/*"
+                    ],
+                    prefix: nil),
+                SimulatedGrant(
+                    actions: ["s3:PutObject"],
+                    resources: [
+                        "$B/users/????????-????-????-????-????????????/",
+                        "$B/users/????????-????-????-????-????????????/photos/",
+                        "$B/users/????????-????-????-????-????????????/thumbnails/",
+                        "$B/users/????????-????-????-????-????????????/metadata/",
+                    ],
+                    prefix: nil),
+                SimulatedGrant(
+                    actions: ["s3:DeleteObject", "s3:DeleteObjectVersion", "s3:AbortMultipartUpload"],
+                    resources: [
+                        "$B/users/????????-????-????-????-????????????/*"
+                    ],
+                    prefix: nil),
+                SimulatedGrant(
+                    actions: ["s3:ListBucketMultipartUploads"],
+                    resources: [
+                        "$B"
+                    ],
+                    prefix: nil),
+                SimulatedGrant(
+                    actions: ["s3:GetObject", "s3:PutObject", "s3:PutObjectTagging"],
+                    resources: [
+                        "$B/deletions/*"
+                    ],
+                    prefix: nil),
+            ],
         ]
     // END GENERATED
 }

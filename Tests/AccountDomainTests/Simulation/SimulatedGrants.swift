@@ -7,11 +7,13 @@ enum SimulatedFunction: String, Sendable {
     case signin = "auth-signin"
     case refresh = "auth-refresh"
     case link = "auth-link"
+    /// authctl, with template.yaml's OperatorPolicy.
+    case `operator` = "authctl"
 
     /// The function that runs the simulation's operation `name` (SimulationWorld.run's names):
     /// sign-in ops are auth-signin, refresh and sessions auth-refresh, everything about the
-    /// account, Apple's and the App Store's notifications and the schedule auth-link. Nil: no
-    /// function (an operator's or a test's own step), whose calls are not checked. A new kind of
+    /// account, Apple's and the App Store's notifications and the schedule auth-link; the operator's
+    /// (`op...`) authctl. Nil: no function (a test's own step), whose calls are not checked. A new kind of
     /// operation joins this list, or its calls go unchecked.
     init?(operation name: String) {
         let words = name.split(separator: " ")
@@ -19,6 +21,7 @@ enum SimulatedFunction: String, Sendable {
         case "signIn": self = .signin
         case "refresh", "signOut", "list", "signOutOthers", "signOutSession", "steal", "replay": self = .refresh
         case "link", "unlink", "delete", "apple", "scheduled", "claim", "store": self = .link
+        case "opDisable", "opEnable", "opRevokeOne", "opRevoke", "opDelete": self = .operator
         // forged N: SimulationWorld's N = 2 links and 3 unlinks (auth-link), the rest refresh.
         case "forged": self = words.count > 1 && (words[1] == "2" || words[1] == "3") ? .link : .refresh
         default: return nil
@@ -63,9 +66,11 @@ enum SimulatedGrants {
         case .s3List(let prefix, _): return [("s3:ListBucket", bucketARN, prefix)]
         case .s3ListVersions(let prefix, _): return [("s3:ListBucketVersions", bucketARN, prefix)]
         case .s3DeleteVersions(let versions): return versions.map { ("s3:DeleteObjectVersion", object($0.key), nil) }
+        case .s3DeleteListedVersion(let version): return [("s3:DeleteObjectVersion", object(version.key), nil)]
+        case .s3ListUploads(let prefix, _): return [("s3:ListBucketMultipartUploads", bucketARN, prefix)]
+        case .s3AbortUpload(let upload): return [("s3:AbortMultipartUpload", object(upload.key), nil)]
         case .assumeRole(let request): return [("sts:AssumeRole", request.roleARN, nil)]
-        // A call added later is mapped here; until then it is not checked.
-        default: return []
+        // No default: a call added later must be mapped here before it builds, never run unchecked.
         }
     }
 

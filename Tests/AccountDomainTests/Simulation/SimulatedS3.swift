@@ -27,7 +27,32 @@ final class SimulatedS3 {
     /// AssumeRole requests answered, in order.
     private(set) var assumed: [AssumeRoleRequest] = []
 
+    /// Incomplete multipart uploads (their parts are no versions).
+    private(set) var uploads: [S3Upload] = []
+    private var uploadCounter = 0
+    /// Prefixes where every purge call fails (a deletion that keeps failing).
+    var poisonedPrefixes: Set<String> = []
+
     init(versioned: Bool = true) { self.versioned = versioned }
+
+    /// CreateMultipartUpload, as a user's credentials may start one under their prefix.
+    @discardableResult
+    func startUpload(_ key: String) -> S3Upload {
+        uploadCounter += 1
+        let upload = S3Upload(key: key, uploadID: "upload-\(uploadCounter)")
+        uploads.append(upload)
+        return upload
+    }
+
+    private func poisonedFailure(_ key: String) -> AWSError? {
+        guard poisonedPrefixes.contains(where: { key.hasPrefix($0) }) else { return nil }
+        return AWSError(kind: .unavailable, code: "InternalError", message: "simulated: always fails", status: 500)
+    }
+
+    private func removeVersion(_ key: String, _ versionID: String) {
+        history[key]?.removeAll { $0.versionID == versionID }
+        if history[key]?.isEmpty == true { history[key] = nil }
+    }
 
     func current(_ key: String) -> Version? {
         guard let v = history[key]?.last, !v.isDeleteMarker else { return nil }
@@ -41,7 +66,7 @@ final class SimulatedS3 {
 
     /// Keys with a current object, sorted (byte order, as S3 lists them).
     var keys: [String] {
-        history.keys.filter { current($0) != nil }.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+        history.keys.filter { current($0) != nil }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
     func text(_ key: String) -> String? { current(key).map { String(decoding: $0.body, as: UTF8.self) } }
@@ -100,9 +125,11 @@ final class SimulatedS3 {
             }
             return .success(.deleted(.deleted))
         case .s3List(let prefix, let startAfter):
-            let all = keys.filter { key in
-                key.hasPrefix(prefix) && (startAfter.map { $0.utf8.lexicographicallyPrecedes(key.utf8) } ?? true)
-            }
+            // Filtered before sorting: the store may hold many keys elsewhere.
+            let all = history.keys.filter { key in
+                key.hasPrefix(prefix) && current(key) != nil
+                    && (startAfter.map { $0.utf8.lexicographicallyPrecedes(key.utf8) } ?? true)
+            }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
             return .success(
                 .listing(
                     S3Listing(
@@ -112,10 +139,12 @@ final class SimulatedS3 {
             guard !prefix.isEmpty else {
                 return .failure(AWSError(kind: .invalidRequest, message: "a version listing needs a prefix"))
             }
+            if let failure = poisonedFailure(prefix) { return .failure(failure) }
             // Keys in order, each key's versions newest first, delete markers among them (as S3 lists).
             var all: [S3ObjectVersion] = []
-            for key in history.keys.sorted(by: { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
-            where key.hasPrefix(prefix) {
+            for key in history.keys.filter({ $0.hasPrefix(prefix) }).sorted(by: {
+                $0.utf8.lexicographicallyPrecedes($1.utf8)
+            }) {
                 for v in history[key]!.reversed() {
                     all.append(S3ObjectVersion(key: key, versionID: v.versionID, isDeleteMarker: v.isDeleteMarker))
                 }
@@ -136,11 +165,31 @@ final class SimulatedS3 {
             guard !versions.isEmpty, versions.count <= 1000 else {
                 return .failure(AWSError(kind: .invalidRequest, message: "1 to 1000"))
             }
-            for v in versions {
-                history[v.key]?.removeAll { $0.versionID == v.versionID }
-                if history[v.key]?.isEmpty == true { history[v.key] = nil }
+            if let failure = poisonedFailure(versions[0].key) { return .failure(failure) }
+            // S3 reads the body the client sends, after XML's rules (S3XMLRules): the whole batch
+            // is refused, or each key is read as its parser reads it (in quiet mode a version
+            // that is not there counts as deleted: nothing reports it).
+            guard let named = S3XMLRules.deleteObjects(S3Client.deleteObjectsBody(versions)) else {
+                return .failure(
+                    AWSError(kind: .invalidRequest, code: "MalformedXML", message: "malformed XML", status: 400))
             }
+            for v in named { removeVersion(v.key, v.versionID) }
             return .success(.deletedVersions(S3BatchDeleteOutcome(deleted: versions.count, failed: [])))
+        case .s3DeleteListedVersion(let v):
+            if let failure = poisonedFailure(v.key) { return .failure(failure) }
+            removeVersion(v.key, v.versionID)
+            return .success(.deleted(.deleted))
+        case .s3ListUploads(let prefix, let marker):
+            if let failure = poisonedFailure(prefix) { return .failure(failure) }
+            let all = uploads.filter { $0.key.hasPrefix(prefix) }.sorted {
+                ($0.key, $0.uploadID) < ($1.key, $1.uploadID)
+            }
+            .filter { u in marker.map { ($0.key, $0.uploadID) < (u.key, u.uploadID) } ?? true }
+            let page = Array(all.prefix(1000))
+            return .success(.uploads(S3UploadListing(uploads: page, next: all.count > 1000 ? page.last : nil)))
+        case .s3AbortUpload(let upload):
+            uploads.removeAll { $0 == upload }
+            return .success(.deleted(.deleted))
         case .assumeRole(let request):
             assumed.append(request)
             credentialsCounter += 1

@@ -69,6 +69,10 @@ enum Simulation {
         // Half the seeds have an operator racing the devices (a draw of its own: `config` stays as it was).
         var operatorDraw = SimulationRandom(seed: seed ^ 0x0BE4_A702)
         if operatorDraw.chance(0.5) { world.addOperator(operations: 2 + operatorDraw.below(5)) }
+        // Issue 18's deletion scenarios (SimulationWorld+Deletion.swift).
+        let racers = config.below(8)
+        if racers < 2 { world.addDeletionRacers(mode: racers) }
+        if config.below(4) == 0 { world.addPoisonedDeletions() }
         scheduler.run()
         var checks = SimulationChecks(world: world)
         // A request the calling function's role would not allow is a violation too (issue 18).

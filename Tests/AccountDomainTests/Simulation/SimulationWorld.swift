@@ -102,6 +102,8 @@ final class SimulationWorld: @unchecked Sendable {
     let settings: AccountSettings
     private(set) var records: [OpRecord] = []
     private(set) var sessions: [HeldSession] = []
+    /// Deletions set up to fail every time (SimulationWorld+Deletion.swift).
+    var poisonedDeletions: Set<String> = []
     private var nextOp = 0
 
     init(scheduler: Scheduler, settings: AccountSettings) {
@@ -144,6 +146,11 @@ final class SimulationWorld: @unchecked Sendable {
         var choice = scheduler.rng.below(100)
         // Now and then: delete the account (half of these), one of Apple's events, the schedule.
         if scheduler.rng.chance(0.06) { choice = 96 + scheduler.rng.below(4) }
+        // What the user's own credentials write (keys with control characters, uploads).
+        if scheduler.rng.chance(0.08) {
+            userWrite(actor: actor, session: s)
+            return
+        }
         // Purchases: claims from any device, and the App Store's notifications about them.
         if scheduler.rng.chance(0.12) {
             purchaseOperation(actor: actor, session: s)
@@ -285,7 +292,7 @@ final class SimulationWorld: @unchecked Sendable {
         }
     }
 
-    private func link(_ actor: Int, _ s: HeldSession, _ target: SimIdentity) {
+    func link(_ actor: Int, _ s: HeldSession, _ target: SimIdentity) {
         _ = run(actor, "link \(target)", session: s, linked: target) { service throws(AccountError) in
             let out = try service.link(token: s.held, identity: target.verified, deadline: .none)
             s.shownProviders = Set(out.account.providers.providers.map(\.type))
