@@ -25,8 +25,8 @@ extension SigningCredentials {
 }
 
 /// Region, credentials and endpoints, read once at start-up.
-public struct AWSConfig: Sendable {
-    public var region: String
+package struct AWSConfig: Sendable {
+    package var region: String
     package var credentials: AWSCredentials
     package var s3Endpoint: AWSEndpoint
     package var stsEndpoint: AWSEndpoint

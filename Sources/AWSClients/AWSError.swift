@@ -4,8 +4,8 @@ import StrictJSON
 
 /// A failed S3 or STS call, classified for the caller. The message is AWS's own `Message`
 /// element or libcurl's text: never a header, a signature, a key or a token.
-public struct AWSError: Error, Sendable, CustomStringConvertible {
-    public enum Kind: Sendable, Equatable {
+package struct AWSError: Error, Sendable, CustomStringConvertible {
+    package enum Kind: Sendable, Equatable {
         /// 404 where the operation does not expect it (NoSuchBucket, ...).
         case notFound
         /// 412, or 404 on `If-Match` against a missing key.
@@ -25,9 +25,9 @@ public struct AWSError: Error, Sendable, CustomStringConvertible {
         case other
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// The S3/STS error code (`NoSuchBucket`, `SlowDown`, ...), when the answer had one.
-    public var code: String?
+    package var code: String?
     package var message: String
     var requestID: String?
     /// HTTP status, when there was an answer.
@@ -49,9 +49,9 @@ public struct AWSError: Error, Sendable, CustomStringConvertible {
 
     /// Whether trying again later may succeed (the caller's choice; the client has already
     /// retried within its budget).
-    public var isRetryable: Bool { kind == .throttled || kind == .unavailable || kind == .conflict }
+    package var isRetryable: Bool { kind == .throttled || kind == .unavailable || kind == .conflict }
 
-    public var description: String {
+    package var description: String {
         var s = "AWS \(kind)"
         if let status {
             s += " (HTTP \(status)" + (code.map { " " + $0 } ?? "") + ")"

@@ -41,7 +41,7 @@ struct PreparedCall<T> {
 }
 
 /// A call for `AWSBatch`.
-public enum AWSCall: Sendable {
+package enum AWSCall: Sendable {
     case s3Get(key: String)
     case s3Put(S3Put)
     case s3Delete(key: String, condition: S3DeleteCondition)
@@ -62,7 +62,7 @@ public enum AWSCall: Sendable {
     case assumeRole(AssumeRoleRequest)
 }
 
-public enum AWSCallOutcome: Sendable {
+package enum AWSCallOutcome: Sendable {
     case object(S3Object?)
     case stored(S3PutOutcome)
     case deleted(S3DeleteOutcome)
@@ -76,16 +76,16 @@ public enum AWSCallOutcome: Sendable {
 /// Runs S3 and STS calls together: one overlapped round on the shared HTTPClient (curl multi),
 /// each call with the same bounded retries as the single-service methods. This is how a sign-in
 /// reads the account, writes the session and gets credentials in one round.
-public final class AWSBatch {
+package final class AWSBatch {
     package let s3: S3Client
     let sts: STSClient
 
-    public init(s3: S3Client, sts: STSClient) {
+    package init(s3: S3Client, sts: STSClient) {
         self.s3 = s3
         self.sts = sts
     }
 
-    public func run(_ calls: [AWSCall], deadline: Deadline) -> [Result<AWSCallOutcome, AWSError>] {
+    package func run(_ calls: [AWSCall], deadline: Deadline) -> [Result<AWSCallOutcome, AWSError>] {
         PreparedCall.run(
             calls.map { call -> PreparedCall<AWSCallOutcome> in
                 switch call {

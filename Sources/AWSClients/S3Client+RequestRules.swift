@@ -5,7 +5,7 @@ import PlatformSupport
 extension S3Client {
     /// S3 bucket naming: 3–63 of `a-z 0-9 . -`, starting and ending with a letter or digit, no
     /// two periods in a row. Nil when the name is valid.
-    public static func bucketProblem(_ bucket: String) -> String? {
+    package static func bucketProblem(_ bucket: String) -> String? {
         let b = Array(bucket.utf8)
         let dot = UInt8(ascii: "."), dash = UInt8(ascii: "-")
         guard (3...63).contains(b.count),

@@ -4,7 +4,7 @@ import SigV4
 
 /// S3 object operations on one bucket, signed with the function's credentials. Synchronous; one
 /// per process alongside the one `HTTPClient`. See `SignedTransport` for retries and deadlines.
-public final class S3Client {
+package final class S3Client {
     let bucket: String
     private let endpoint: AWSEndpoint
     let transport: SignedTransport
@@ -17,7 +17,7 @@ public final class S3Client {
     /// Default upper bound for one attempt.
     static let defaultRequestTimeoutMilliseconds = 5_000
 
-    public init(http: HTTPClient, config: AWSConfig, bucket: String, retry: RetryPolicy = .init()) {
+    package init(http: HTTPClient, config: AWSConfig, bucket: String, retry: RetryPolicy = .init()) {
         self.bucket = bucket
         var endpoint = config.s3Endpoint
         let problem = S3Client.bucketProblem(bucket)

@@ -1,5 +1,5 @@
 /// Which object a DeleteObject may remove.
-public enum S3DeleteCondition: Sendable, Equatable {
+package enum S3DeleteCondition: Sendable, Equatable {
     /// Whatever is there (a delete marker in a versioned bucket).
     case none
     /// Exactly this version, permanently (`?versionId=`): a version that is no longer there is

@@ -1,4 +1,4 @@
-public enum S3DeleteOutcome: Sendable, Equatable {
+package enum S3DeleteOutcome: Sendable, Equatable {
     /// Deleted, or there was nothing to delete.
     case deleted
     /// `.ifMatch`: the current object has another ETag.

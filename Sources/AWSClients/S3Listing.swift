@@ -1,6 +1,6 @@
 /// One page of ListObjectsV2.
-public struct S3Listing: Sendable, Equatable {
-    public var keys: [String]
+package struct S3Listing: Sendable, Equatable {
+    package var keys: [String]
     /// More keys follow this page.
     package var isTruncated: Bool
     package var continuationToken: String?

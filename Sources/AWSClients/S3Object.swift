@@ -1,13 +1,13 @@
-public struct S3Object: Sendable {
-    public var body: [UInt8]
+package struct S3Object: Sendable {
+    package var body: [UInt8]
     /// Exactly as S3 sent it, quotes included: pass it back unchanged to `.ifMatch`.
-    public var etag: String
+    package var etag: String
     package var contentType: String?
     /// User metadata (`x-amz-meta-*`), names lowercase without the prefix.
     package var metadata: [(String, String)]
     /// `x-amz-version-id` in a versioned bucket; nil when the bucket is not versioned (S3 then
     /// sends no header, or `null`).
-    public var versionID: String?
+    package var versionID: String?
 
     package init(
         body: [UInt8], etag: String, contentType: String?, metadata: [(String, String)] = [], versionID: String? = nil
@@ -20,5 +20,5 @@ public struct S3Object: Sendable {
     }
 
     /// The value of one user-metadata entry (name lowercase, without `x-amz-meta-`).
-    public func metadata(_ name: String) -> String? { metadata.first { $0.0 == name }?.1 }
+    package func metadata(_ name: String) -> String? { metadata.first { $0.0 == name }?.1 }
 }

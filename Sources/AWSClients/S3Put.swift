@@ -1,5 +1,5 @@
 /// One PutObject: key, body, content type, the condition it is written under, metadata and tags.
-public struct S3Put: Sendable {
+package struct S3Put: Sendable {
     package var key: String
     package var body: [UInt8]
     package var contentType: String
@@ -9,7 +9,7 @@ public struct S3Put: Sendable {
     /// Object tags (`x-amz-tagging`), e.g. for a lifecycle rule; keys and values `[A-Za-z0-9._-]`.
     package var tags: [(String, String)]
 
-    public init(
+    package init(
         key: String, body: [UInt8], contentType: String, condition: S3PutCondition = .none,
         metadata: [(String, String)] = [],
         tags: [(String, String)] = []

@@ -1,4 +1,4 @@
-public enum S3PutCondition: Sendable, Equatable {
+package enum S3PutCondition: Sendable, Equatable {
     /// Unconditional.
     case none
     /// `If-None-Match: *`: create only.

@@ -5,13 +5,13 @@ import StrictJSON
 /// SSM Parameter Store's GetParameter over the JSON 1.1 protocol, signed with the function's
 /// credentials: how a function reads a secret (the Sign in with Apple key) once at start-up
 /// instead of from a plain environment variable. The value is never part of an error or a log.
-public final class SSMClient {
+package final class SSMClient {
     private let transport: SignedTransport
     private let path: String
 
     static let defaultRequestTimeoutMilliseconds = 5_000
 
-    public init(http: HTTPClient, config: AWSConfig, retry: RetryPolicy = .init()) {
+    package init(http: HTTPClient, config: AWSConfig, retry: RetryPolicy = .init()) {
         let endpoint = config.ssmEndpoint
         path = endpoint.basePath.isEmpty ? "/" : endpoint.basePath + "/"
         transport = SignedTransport(
@@ -22,7 +22,7 @@ public final class SSMClient {
 
     /// The parameter's value, decrypted (a SecureString). Names follow SSM's rules: 1–2048
     /// characters of `A-Za-z0-9_.-/` (a leading `/` for hierarchies).
-    public func parameter(named name: String, deadline: Deadline) throws(AWSError) -> String {
+    package func parameter(named name: String, deadline: Deadline) throws(AWSError) -> String {
         guard SSMParameterName.isValid(name) else {
             throw .invalid("parameter name must be 1-2048 characters of [A-Za-z0-9_./-]")
         }

@@ -2,7 +2,7 @@ import CurlHTTP
 import PlatformSupport
 import SigV4
 
-public struct AssumeRoleRequest: Sendable {
+package struct AssumeRoleRequest: Sendable {
     package var roleARN: String
     package var sessionName: String
     package var durationSeconds: Int
@@ -12,7 +12,7 @@ public struct AssumeRoleRequest: Sendable {
     /// Session tags, in order.
     package var tags: [(String, String)]
 
-    public init(
+    package init(
         roleARN: String, sessionName: String, durationSeconds: Int, policy: String? = nil,
         sourceIdentity: String? = nil, tags: [(String, String)] = []
     ) {
@@ -74,12 +74,12 @@ public struct AssumeRoleRequest: Sendable {
 }
 
 /// Credentials STS issued. `description` and reflection show the key id and expiry only.
-public struct TemporaryCredentials: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    public var accessKeyID: String
-    public var secretAccessKey: String
-    public var sessionToken: String
+package struct TemporaryCredentials: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    package var accessKeyID: String
+    package var secretAccessKey: String
+    package var sessionToken: String
     /// ISO-8601, as STS gives it (`2026-11-22T12:09:50Z`).
-    public var expiration: String
+    package var expiration: String
 
     package init(accessKeyID: String, secretAccessKey: String, sessionToken: String, expiration: String) {
         self.accessKeyID = accessKeyID
@@ -88,11 +88,11 @@ public struct TemporaryCredentials: Sendable, CustomStringConvertible, CustomDeb
         self.expiration = expiration
     }
 
-    public var description: String {
+    package var description: String {
         "TemporaryCredentials(\(accessKeyID), expires \(expiration), secret and token redacted)"
     }
-    public var debugDescription: String { description }
-    public var customMirror: Mirror { Mirror(self, children: ["accessKeyID": accessKeyID, "expiration": expiration]) }
+    package var debugDescription: String { description }
+    package var customMirror: Mirror { Mirror(self, children: ["accessKeyID": accessKeyID, "expiration": expiration]) }
 
     /// As credentials for another client (tests use this to act as the user).
     package var awsCredentials: AWSCredentials {
@@ -101,13 +101,13 @@ public struct TemporaryCredentials: Sendable, CustomStringConvertible, CustomDeb
 }
 
 /// STS over the Query API (form POST), signed with the function's credentials.
-public final class STSClient {
+package final class STSClient {
     let transport: SignedTransport
     let path: String
 
     static let defaultRequestTimeoutMilliseconds = 5_000
 
-    public init(http: HTTPClient, config: AWSConfig, retry: RetryPolicy = .init()) {
+    package init(http: HTTPClient, config: AWSConfig, retry: RetryPolicy = .init()) {
         let endpoint = config.stsEndpoint
         path = endpoint.basePath.isEmpty ? "/" : endpoint.basePath + "/"
         transport = SignedTransport(

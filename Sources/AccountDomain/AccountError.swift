@@ -1,7 +1,7 @@
 import AWSClients
 
 /// Outcomes the account domain reports; AuthService maps each to the contract's error code.
-public enum AccountError: Error, Sendable {
+package enum AccountError: Error, Sendable {
     case accountNotFound
     case accountAlreadyExists
     case providerAlreadyLinked
@@ -29,7 +29,7 @@ public enum AccountError: Error, Sendable {
     static var tokenReuse: AccountError { .sessionInvalid(reason: reuseReason) }
     private static let reuseReason = "reuse"
 
-    public var isTokenReuse: Bool {
+    package var isTokenReuse: Bool {
         if case .sessionInvalid(let reason) = self { return reason == Self.reuseReason }
         return false
     }

@@ -2,7 +2,7 @@ import PlatformSupport
 import TokenVerification
 
 /// The S3 layout (docs/API.md and the contract it states), in one place.
-public enum AccountKeys {
+package enum AccountKeys {
     static func identity(_ provider: IdentityProvider, _ providerID: String) -> String {
         "identities/\(provider.rawValue)/\(providerID)"
     }
@@ -38,7 +38,7 @@ public enum AccountKeys {
     static let linkIDMetadata = "link-id"
 
     /// A session id or link id as this service makes them: 32 lowercase hex characters.
-    public static func isHexID(_ s: String) -> Bool { s.utf8.count == 32 && s.utf8.allSatisfy(ASCII.isLowerHex) }
+    package static func isHexID(_ s: String) -> Bool { s.utf8.count == 32 && s.utf8.allSatisfy(ASCII.isLowerHex) }
 
     /// The providerID rule (`PlatformSupport.ProviderSubject`), which the verifier applies to
     /// every `sub` it accepts, so a verified subject is always a safe key segment here.

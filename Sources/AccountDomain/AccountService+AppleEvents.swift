@@ -3,14 +3,14 @@ import CryptoPrimitives
 import PlatformSupport
 
 /// One of Sign in with Apple's server-to-server account events (docs/API.md, "Notifications").
-public enum AppleAccountEvent: String, Sendable, CaseIterable {
+package enum AppleAccountEvent: String, Sendable, CaseIterable {
     case emailDisabled = "email-disabled"
     case emailEnabled = "email-enabled"
     case consentRevoked = "consent-revoked"
     case accountDelete = "account-delete"
 }
 
-public enum AppleEventOutcome: String, Sendable {
+package enum AppleEventOutcome: String, Sendable {
     case processed
     /// This event (its `jti`) was processed before.
     case duplicate
@@ -24,7 +24,7 @@ public enum AppleEventOutcome: String, Sendable {
 /// provider. Each event is processed at most once (a marker per `jti`, written after the event's
 /// idempotent effect, so a retry after a failure does it again and a replay does nothing).
 extension AccountService {
-    public func handleAppleEvent(
+    package func handleAppleEvent(
         _ event: AppleAccountEvent, subject: String, eventID: String, purgeUntil: Deadline,
         deadline: Deadline
     ) throws(AccountError) -> AppleEventOutcome {
@@ -34,7 +34,7 @@ extension AccountService {
 
     /// `handleAppleEvent`, also saying what the event changed (an unlink or a deletion), for the
     /// audit line and the `Deletions` metric.
-    public func processAppleEvent(
+    package func processAppleEvent(
         _ event: AppleAccountEvent, subject: String, eventID: String, purgeUntil: Deadline,
         deadline: Deadline
     ) throws(AccountError) -> AppleEventResult {

@@ -3,12 +3,12 @@ import PlatformSupport
 import StrictJSON
 
 /// What a deletion answered (docs/API.md, auth-link `delete`).
-public struct DeletionOutcome: Sendable {
-    public var serviceUserID: String
+package struct DeletionOutcome: Sendable {
+    package var serviceUserID: String
     /// Everything under `users/{uuid}/` is gone, all versions; false: the scheduled run finishes.
-    public var purgeComplete: Bool
+    package var purgeComplete: Bool
     /// The account's Apple identity (`sub`), whose tokens Sign in with Apple revocation revokes.
-    public var appleSubject: String?
+    package var appleSubject: String?
 }
 
 /// Account deletion. Order, each step idempotent so that a stop anywhere is finished by a retry
@@ -18,7 +18,7 @@ public struct DeletionOutcome: Sendable {
 /// the account → the purge of `users/{uuid}/`, all versions and delete markers → (the caller)
 /// Sign in with Apple revocation. Sessions end at the commit; their records go with the purge.
 extension AccountService {
-    public func deleteAccount(
+    package func deleteAccount(
         token: String, purgeUntil: Deadline, deadline: Deadline
     ) throws(AccountError) -> DeletionOutcome {
         let auth = try authenticate(token, recent: true, deadline: deadline)

@@ -6,7 +6,7 @@ import TokenVerification
 /// entries that keep identity files and providers.json in agreement.
 extension AccountService {
     /// Link: claim the provider slot (pending) → identity file (commit) → activate.
-    public func link(token: String, identity: VerifiedIdentity, deadline: Deadline) throws(AccountError) -> LinkOutcome
+    package func link(token: String, identity: VerifiedIdentity, deadline: Deadline) throws(AccountError) -> LinkOutcome
     {
         let key = AccountKeys.identity(identity.provider, identity.subject)
         let auth = try authenticate(token, recent: true, alsoRead: [key], deadline: deadline)
@@ -133,7 +133,7 @@ extension AccountService {
 
     /// Unlink: providers.json first (retire the entry; the commit point), then that identity file,
     /// and any leftover of an earlier unlink of the same provider.
-    public func unlink(
+    package func unlink(
         token: String, provider: IdentityProvider, deadline: Deadline
     ) throws(AccountError) -> LinkOutcome {
         let auth = try authenticate(token, recent: true, deadline: deadline)

@@ -2,14 +2,14 @@ import AWSClients
 import PlatformSupport
 
 /// What `claimPurchase` did (docs/API.md, auth-link `claimPurchase`).
-public struct ClaimOutcome: Sendable {
-    public enum Status: String, Sendable {
+package struct ClaimOutcome: Sendable {
+    package enum Status: String, Sendable {
         case claimed
         case alreadyClaimed = "already_claimed"
     }
 
-    public var status: Status
-    public var account: Account
+    package var status: Status
+    package var account: Account
 }
 
 /// Purchases belong to accounts. Order, so that a deletion always releases every claim and a
@@ -33,7 +33,7 @@ extension AccountService {
     ///   - catalog: what each product grants, for a stored state naming another product of the group.
     ///   - appleStatus: the purchase's current state as the App Store Server API reports it (nil:
     ///     not configured, unreachable, or nothing newer), asked once the claim is the account's.
-    public func claimPurchase(
+    package func claimPurchase(
         token: String, purchase: StorePurchase, product: ProductCatalog.Product,
         catalog: ProductCatalog = ProductCatalog(), deadline: Deadline,
         appleStatus: (Deadline) -> PurchaseState? = { _ in nil }

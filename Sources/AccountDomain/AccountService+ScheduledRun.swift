@@ -2,15 +2,15 @@ import AWSClients
 import PlatformSupport
 
 /// What one scheduled run did (docs/API.md, "Scheduled run").
-public struct ScheduledRunOutcome: Sendable, Equatable {
+package struct ScheduledRunOutcome: Sendable, Equatable {
     /// Deletions whose purge pass (first or second) completed in this run.
-    public var purged: Int
+    package var purged: Int
     /// Deletions with work left after this run: a purge not finished, or a second pass not yet done.
-    public var pending: Int
+    package var pending: Int
     /// Of the pending ones, those whose work (or record) failed in this run: retried by the next.
-    public var failed = 0
+    package var failed = 0
 
-    public init(purged: Int, pending: Int, failed: Int = 0) {
+    package init(purged: Int, pending: Int, failed: Int = 0) {
         self.purged = purged
         self.pending = pending
         self.failed = failed
@@ -36,7 +36,7 @@ public struct ScheduledRunOutcome: Sendable, Equatable {
 extension AccountService {
     static let scheduledRunMaxPages = 100
 
-    public func runScheduledDeletions(
+    package func runScheduledDeletions(
         purgeUntil: Deadline, deadline: Deadline
     ) throws(AccountError) -> ScheduledRunOutcome {
         var outcome = ScheduledRunOutcome(purged: 0, pending: 0)

@@ -5,7 +5,7 @@ import PlatformSupport
 /// Reading them also clears out records that can never work again (revoked, expired, or signed in
 /// with a link that was since removed); the template's lifecycle rule catches the rest.
 extension AccountService {
-    public func listSessions(token: String, deadline: Deadline) throws(AccountError) -> [SessionSummary] {
+    package func listSessions(token: String, deadline: Deadline) throws(AccountError) -> [SessionSummary] {
         let auth = try authenticate(token, recent: false, deadline: deadline)
         return try liveSessions(auth.token.serviceUserID, account: auth.account, deadline: deadline).map {
             (record, _) in
@@ -18,7 +18,7 @@ extension AccountService {
     }
 
     /// Revokes every other live session of the account; answers how many there were.
-    public func signOutOthers(token: String, deadline: Deadline) throws(AccountError) -> Int {
+    package func signOutOthers(token: String, deadline: Deadline) throws(AccountError) -> Int {
         let auth = try authenticate(token, recent: true, deadline: deadline)
         let others = try liveSessions(auth.token.serviceUserID, account: auth.account, deadline: deadline).filter {
             $0.0.sessionID != auth.token.sessionID
@@ -47,7 +47,7 @@ extension AccountService {
     /// Revokes one session of the account. The presented session itself needs only its current
     /// token; another one needs a recent sign-in. An id that names no session of this account
     /// changes nothing and answers the same.
-    public func signOutSession(token: String, sessionID: String, deadline: Deadline) throws(AccountError) {
+    package func signOutSession(token: String, sessionID: String, deadline: Deadline) throws(AccountError) {
         let own = RefreshToken.parse(token)?.sessionID == sessionID
         let auth = try authenticate(token, recent: !own, deadline: deadline)
         guard AccountKeys.isHexID(sessionID) else { return }  // names no session: nothing changes

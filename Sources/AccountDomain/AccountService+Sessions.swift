@@ -6,7 +6,7 @@ import PlatformSupport
 /// rotated record. Session management (`list`, `signoutOthers`, `signoutSession`) is in
 /// `AccountService+SessionList.swift`.
 extension AccountService {
-    public func refresh(token text: String, deadline: Deadline) throws(AccountError) -> RefreshOutcome {
+    package func refresh(token text: String, deadline: Deadline) throws(AccountError) -> RefreshOutcome {
         let token = try parseToken(text)
         let uuid = token.serviceUserID
         var round = Round()
@@ -70,7 +70,7 @@ extension AccountService {
 
     /// Revokes the session the token belongs to. Idempotent for a session already signed out or
     /// expired. Takes the current token, or the just-rotated one within the grace.
-    public func signOut(token text: String, deadline: Deadline) throws(AccountError) {
+    package func signOut(token text: String, deadline: Deadline) throws(AccountError) {
         let token = try parseToken(text)
         for _ in 0..<AccountService.maxConditionalAttempts {
             // providers.json in the same round: sign-out is not the hot path, and a disabled

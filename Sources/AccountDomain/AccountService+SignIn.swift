@@ -11,7 +11,7 @@ extension AccountService {
         case stale
     }
 
-    public func signIn(
+    package func signIn(
         identity: VerifiedIdentity, intent: SignInIntent, fullName: String?, device: String? = nil,
         deadline: Deadline
     ) throws(AccountError) -> SignInOutcome {

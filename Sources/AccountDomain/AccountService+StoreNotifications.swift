@@ -2,7 +2,7 @@ import AWSClients
 import PlatformSupport
 
 /// What an App Store notification did (docs/API.md, "Notifications").
-public enum StoreNotificationOutcome: String, Sendable {
+package enum StoreNotificationOutcome: String, Sendable {
     case processed
     /// This notification (its `notificationUUID`) was processed before.
     case duplicate
@@ -19,7 +19,7 @@ public enum StoreNotificationOutcome: String, Sendable {
 /// `notificationUUID`, written after the (idempotent) effect, so Apple's retry after a failure
 /// applies it and a replay does nothing.
 extension AccountService {
-    public func applyStoreNotification(
+    package func applyStoreNotification(
         _ notificationID: String, originalTransactionID id: String, state: PurchaseState,
         product: ProductCatalog.Product, catalog: ProductCatalog = ProductCatalog(), deadline: Deadline
     ) throws(AccountError) -> StoreNotificationOutcome {
@@ -45,7 +45,7 @@ extension AccountService {
 
     /// The same with the notification's transaction and the status and end of entitlement the
     /// notification's type gives (`expiryMs` is the grace period's end for `.grace`).
-    public func applyStoreNotification(
+    package func applyStoreNotification(
         _ notificationID: String, subscription purchase: StorePurchase, status: Subscription.Status,
         expiryMs: Int64?, product: ProductCatalog.Product, deadline: Deadline
     ) throws(AccountError) -> StoreNotificationOutcome {

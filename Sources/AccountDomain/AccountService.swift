@@ -26,7 +26,7 @@ import TokenVerification
 /// - every update of an existing document is `If-Match` on the ETag read; a lost race re-reads
 ///   and re-applies, and every closure re-checks its rules against what it re-read, recognising
 ///   its own earlier write (an answer lost, the transport's retry then refused with 412).
-public final class AccountService {
+package final class AccountService {
     /// Attempts at a conditional update before answering CONFLICT. Each lost race means another
     /// writer succeeded, so a handful settles all but pathological contention.
     static let maxConditionalAttempts = 8
@@ -39,7 +39,7 @@ public final class AccountService {
     let settings: AccountSettings
     let environment: AccountEnvironment
 
-    public convenience init(backend: AccountBackend, settings: AccountSettings) {
+    package convenience init(backend: AccountBackend, settings: AccountSettings) {
         self.init(backend: backend, settings: settings, environment: .live)
     }
 

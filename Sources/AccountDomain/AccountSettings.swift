@@ -1,14 +1,14 @@
 /// What the account flows need from configuration (AuthService reads it from the environment).
-public struct AccountSettings: Sendable {
-    public var bucket: String
-    public var region: String
+package struct AccountSettings: Sendable {
+    package var bucket: String
+    package var region: String
     package var userRoleARN: String
     package var credentialsDurationSeconds: Int
     package var refreshTokenTTLSeconds: Int64
     package var recentAuthSeconds: Int64
     package var refreshReuseGraceSeconds: Int64
 
-    public init(
+    package init(
         bucket: String, region: String, userRoleARN: String, credentialsDurationSeconds: Int = 3600,
         refreshTokenTTLSeconds: Int64 = 2_592_000, recentAuthSeconds: Int64 = 600, refreshReuseGraceSeconds: Int64 = 30
     ) {
@@ -22,6 +22,6 @@ public struct AccountSettings: Sendable {
     }
 }
 
-public enum SignInIntent: String, Sendable {
+package enum SignInIntent: String, Sendable {
     case signin, signup, auto
 }

@@ -1,6 +1,6 @@
 /// What one of Apple's account events changed in an account, so that the caller audits and
 /// counts it as it does the same change asked for by the user (issue 18, defect 7).
-public enum AppleEventChange: Sendable, Equatable {
+package enum AppleEventChange: Sendable, Equatable {
     /// `account-delete` of an Apple identity beside others: unlinked, as `unlink` does.
     case unlinked(serviceUserID: String)
     /// `account-delete` of the account's last provider: deleted, as `delete` does.
@@ -8,11 +8,11 @@ public enum AppleEventChange: Sendable, Equatable {
 }
 
 /// How an Apple account event ended, and what it changed (nil: nothing an audit line records).
-public struct AppleEventResult: Sendable, Equatable {
-    public var outcome: AppleEventOutcome
-    public var change: AppleEventChange?
+package struct AppleEventResult: Sendable, Equatable {
+    package var outcome: AppleEventOutcome
+    package var change: AppleEventChange?
 
-    public init(outcome: AppleEventOutcome, change: AppleEventChange? = nil) {
+    package init(outcome: AppleEventOutcome, change: AppleEventChange? = nil) {
         self.outcome = outcome
         self.change = change
     }

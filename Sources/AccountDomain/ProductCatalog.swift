@@ -2,25 +2,25 @@ import PlatformSupport
 
 /// What each App Store product grants (`APPSTORE_PRODUCTS`: `productId=tier:storageBytes,...`),
 /// and the free tier an expired or revoked purchase falls back to.
-public struct ProductCatalog: Sendable, Equatable {
-    public struct Product: Sendable, Equatable {
+package struct ProductCatalog: Sendable, Equatable {
+    package struct Product: Sendable, Equatable {
         package var tier: String
         package var storageLimit: Int64
     }
 
     package static let free = Product(tier: "free", storageLimit: Profile.freeStorageLimit)
 
-    public private(set) var products: [String: Product] = [:]
+    package private(set) var products: [String: Product] = [:]
 
-    public init() {}
+    package init() {}
 
-    public func product(_ id: String) -> Product? { products[id] }
+    package func product(_ id: String) -> Product? { products[id] }
 
     /// Why a configuration value was refused: the broken rule, never the value.
-    public struct ParseError: Error, Sendable { public let rule: String }
+    package struct ParseError: Error, Sendable { package let rule: String }
 
     /// Parses the configuration value: `productId=tier:bytes` entries separated by commas.
-    public static func parse(_ text: String) throws(ParseError) -> ProductCatalog {
+    package static func parse(_ text: String) throws(ParseError) -> ProductCatalog {
         var catalog = ProductCatalog()
         for entry in text.split(separator: ",", omittingEmptySubsequences: false) {
             let item = String(entry).trimmingASCIISpaces()

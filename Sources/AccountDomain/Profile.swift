@@ -4,18 +4,18 @@ import TokenVerification
 
 /// `users/{uuid}/account/profile.json`. Fields this version does not know are kept as read, so
 /// an older function never drops what a newer one wrote.
-public struct Profile: Sendable, Equatable {
+package struct Profile: Sendable, Equatable {
     static let trialDays: Int64 = 30
     static let freeStorageLimit: Int64 = 209_715_200
 
-    public var serviceUserID: String
-    public var displayName: String
-    public var email: String?
-    public var createdAt: String
-    public var lastUpdated: String
+    package var serviceUserID: String
+    package var displayName: String
+    package var email: String?
+    package var createdAt: String
+    package var lastUpdated: String
     var primaryProvider: IdentityProvider
-    public var subscription: JSONValue
-    public var preferences: JSONValue
+    package var subscription: JSONValue
+    package var preferences: JSONValue
     var extra: JSONObject = JSONObject()
 
     /// A new account's profile: free tier for 30 days, the contract's default preferences.

@@ -16,14 +16,14 @@ import TokenVerification
 ///
 /// An identity file whose link id is neither listed nor pending here is stale: no operation can
 /// ever list it again, so the next one that finds it removes it (that exact version).
-public struct ProvidersDocument: Sendable, Equatable {
+package struct ProvidersDocument: Sendable, Equatable {
     /// A pending claim older than this is abandoned (its link crashed): a later link of the same
     /// provider may take the slot. Far longer than any invocation can run.
     static let pendingLifetimeMs: Int64 = 900_000
     static let maxRetired = 8
 
-    public var primaryProvider: IdentityProvider
-    public var providers: [ProviderLink]
+    package var primaryProvider: IdentityProvider
+    package var providers: [ProviderLink]
     var pending: [PendingLink] = []
     var retired: [RetiredLink] = []
     /// When the account's deletion committed (docs/API.md, auth-link `delete`). Set once, never
@@ -131,14 +131,14 @@ public struct ProvidersDocument: Sendable, Equatable {
 }
 
 /// One entry of `providers.json`.
-public struct ProviderLink: Sendable, Equatable {
-    public var type: IdentityProvider
-    public var id: String
-    public var email: String?
+package struct ProviderLink: Sendable, Equatable {
+    package var type: IdentityProvider
+    package var id: String
+    package var email: String?
     var displayName: String?
-    public var linkedAt: String
-    public var lastUsed: String
-    public var isPrimary: Bool
+    package var linkedAt: String
+    package var lastUsed: String
+    package var isPrimary: Bool
     /// Nil for links made before link ids existed.
     var linkID: String?
     /// Apple's `email-disabled` / `email-enabled` notifications: whether mail to the relay

@@ -6,19 +6,19 @@ import StrictJSON
 /// claimed transaction, a notification or the App Store Server API. No account id, no personal
 /// data; it outlives the account that claimed the purchase, so a transaction signed before a
 /// refund the service has seen can never bring the purchase back.
-public struct PurchaseState: Sendable, Equatable {
-    public var productID: String
-    public var environment: String
-    public var status: Subscription.Status
+package struct PurchaseState: Sendable, Equatable {
+    package var productID: String
+    package var environment: String
+    package var status: Subscription.Status
     /// When the purchase (or its current period) began; the subscription's `startDate`.
-    public var purchaseDateMs: Int64?
-    public var expiresDateMs: Int64?
-    public var gracePeriodExpiresDateMs: Int64?
-    public var revocationDateMs: Int64?
+    package var purchaseDateMs: Int64?
+    package var expiresDateMs: Int64?
+    package var gracePeriodExpiresDateMs: Int64?
+    package var revocationDateMs: Int64?
     /// When Apple signed what this came from: the order of states (newer wins, strictly).
-    public var signedDateMs: Int64
+    package var signedDateMs: Int64
 
-    public init(
+    package init(
         productID: String, environment: String, status: Subscription.Status, purchaseDateMs: Int64?,
         expiresDateMs: Int64?, gracePeriodExpiresDateMs: Int64? = nil, revocationDateMs: Int64?, signedDateMs: Int64
     ) {
@@ -34,7 +34,7 @@ public struct PurchaseState: Sendable, Equatable {
 
     /// A presented transaction's state: revoked when Apple revoked it, expired when its period
     /// ended by `nowMs`, otherwise active.
-    public init(transaction p: StorePurchase, nowMs: Int64) {
+    package init(transaction p: StorePurchase, nowMs: Int64) {
         let status: Subscription.Status
         if p.revocationDateMs != nil {
             status = .revoked
@@ -50,13 +50,13 @@ public struct PurchaseState: Sendable, Equatable {
 
     /// Whether this state replaces `other`: signed strictly later (the same `signedDate` keeps
     /// what is there, so a replay or a lost answer's retry changes nothing).
-    public func supersedes(_ other: PurchaseState?) -> Bool {
+    package func supersedes(_ other: PurchaseState?) -> Bool {
         guard let other else { return true }
         return signedDateMs > other.signedDateMs
     }
 
     /// The newer of two states (`self` on a tie).
-    public func newer(_ other: PurchaseState?) -> PurchaseState {
+    package func newer(_ other: PurchaseState?) -> PurchaseState {
         guard let other, other.supersedes(self) else { return self }
         return other
     }

@@ -4,14 +4,14 @@ import PlatformSupport
 /// An opaque refresh token: `rt1_` + base64url(uuid 16 bytes ‖ session id 16 bytes ‖ secret 32 bytes).
 /// The account and session are inside so a refresh is one GET away from its record; the 256-bit
 /// secret comes from the kernel CSPRNG. Only SHA-256 of the whole token string is ever stored.
-public struct RefreshToken: Sendable, Equatable {
+package struct RefreshToken: Sendable, Equatable {
     static let prefix = "rt1_"
     static let secretBytes = 32
 
     package let serviceUserID: String
     package let sessionID: String
     /// The token as handed to the client. Never logged.
-    public let value: String
+    package let value: String
 
     /// A token for an existing or new session around `secret` (`secretBytes` random bytes).
     package static func issue(serviceUserID: String, sessionID: String, secret: [UInt8]) -> RefreshToken {

@@ -2,19 +2,19 @@ import PlatformSupport
 
 /// An App Store purchase as the account cares about it: what the caller verified (AuthService
 /// checks the signature, chain, bundle, environment and product before the account sees it).
-public struct StorePurchase: Sendable, Equatable {
-    public var originalTransactionID: String
-    public var productID: String
-    public var environment: String
+package struct StorePurchase: Sendable, Equatable {
+    package var originalTransactionID: String
+    package var productID: String
+    package var environment: String
     /// The app's `appAccountToken`, lowercase; when present it must be the account's UUID.
-    public var appAccountToken: String?
-    public var purchaseDateMs: Int64
-    public var expiresDateMs: Int64?
-    public var revocationDateMs: Int64?
+    package var appAccountToken: String?
+    package var purchaseDateMs: Int64
+    package var expiresDateMs: Int64?
+    package var revocationDateMs: Int64?
     /// When Apple signed what this came from (the transaction, or the notification carrying it).
-    public var signedDateMs: Int64
+    package var signedDateMs: Int64
 
-    public init(
+    package init(
         originalTransactionID: String, productID: String, environment: String, appAccountToken: String?,
         purchaseDateMs: Int64, expiresDateMs: Int64?, revocationDateMs: Int64?, signedDateMs: Int64
     ) {

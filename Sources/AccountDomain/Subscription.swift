@@ -8,8 +8,8 @@ import StrictJSON
 /// news about one purchase never hides another still paid for. Each write merges one purchase
 /// into the list and recomputes the best, so two writers racing (`If-Match`, re-applied on a lost
 /// race) never lose each other's purchase.
-public struct Subscription: Sendable, Equatable {
-    public enum Status: String, Sendable {
+package struct Subscription: Sendable, Equatable {
+    package enum Status: String, Sendable {
         case active, grace, expired, revoked
     }
 

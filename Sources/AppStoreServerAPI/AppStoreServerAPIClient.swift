@@ -9,7 +9,7 @@ import StrictJSON
 /// backoff (`HTTPClient.sendAll(_:retry:…)`) within the attempts and the deadline; 401 and other
 /// 4xx do not. The answer's signed items are returned unverified: the caller verifies each as a
 /// signed transaction. Single-threaded, like the `HTTPClient` it shares.
-public final class AppStoreServerAPIClient {
+package final class AppStoreServerAPIClient {
     typealias Outcome = Result<HTTPResponse, AppStoreServerAPIError>
 
     package let settings: AppStoreServerAPISettings
@@ -27,7 +27,7 @@ public final class AppStoreServerAPIClient {
 
     /// With the key as PKCS#8 PEM (the variable's value or the SSM parameter's); a PEM that is not
     /// a P-256 key is a configuration error naming the variable (never the PEM).
-    public convenience init(
+    package convenience init(
         settings: AppStoreServerAPISettings, privateKeyPEM: String, http: HTTPClient, retry: RetryPolicy = .init()
     ) throws(ConfigurationError) {
         let key: P256PrivateKey
@@ -52,7 +52,7 @@ public final class AppStoreServerAPIClient {
     /// The statuses of every subscription of the customer who made `transactionID` (any
     /// transaction id of theirs; the original one is what claims send), from the production or
     /// the sandbox host.
-    public func subscriptionStatuses(
+    package func subscriptionStatuses(
         transactionID: String, sandbox: Bool, deadline: Deadline
     ) throws(AppStoreServerAPIError) -> [AppStoreSubscriptionStatus] {
         guard (1...64).contains(transactionID.utf8.count), transactionID.utf8.allSatisfy(ASCII.isDigit) else {

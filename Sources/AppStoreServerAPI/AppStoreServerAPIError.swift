@@ -1,6 +1,6 @@
 /// Why the App Store Server API gave no usable answer; each case is one word for the log (no
 /// token, key or transaction data ever reaches it).
-public enum AppStoreServerAPIError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum AppStoreServerAPIError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Not reached within the deadline, a transport failure, 429 or 5xx after the retries.
     case unavailable
     /// Apple refused the request's token (401): a wrong key, key id, issuer or bundle id.
@@ -10,7 +10,7 @@ public enum AppStoreServerAPIError: Error, Sendable, Equatable, CustomStringConv
     /// An answer that is not the documented shape.
     case malformedAnswer
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unavailable: return "unavailable"
         case .unauthorized: return "unauthorized"

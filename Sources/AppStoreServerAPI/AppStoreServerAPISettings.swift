@@ -4,7 +4,7 @@ import PlatformSupport
 /// requests, the app's bundle id (`bid`), and where Apple's hosts are. `nil` from
 /// `from(environment:bundleID:)` means the API is off. Errors name the variable and the rule,
 /// never the value; the key's PEM never shows (`AppStoreServerAPIKeySource` redacts it).
-public struct AppStoreServerAPISettings: Sendable, Equatable {
+package struct AppStoreServerAPISettings: Sendable, Equatable {
     package static let productionURL = "https://api.storekit.itunes.apple.com"
     package static let sandboxURL = "https://api.storekit-sandbox.itunes.apple.com"
 
@@ -16,7 +16,7 @@ public struct AppStoreServerAPISettings: Sendable, Equatable {
     package let bundleID: String
     /// `APPSTORE_API_URL`: one base for both environments (tests); nil: Apple's host by environment.
     package let baseURL: String?
-    public let keySource: AppStoreServerAPIKeySource
+    package let keySource: AppStoreServerAPIKeySource
 
     package init(
         keyID: String, issuerID: String, bundleID: String, baseURL: String?, keySource: AppStoreServerAPIKeySource
@@ -34,7 +34,7 @@ public struct AppStoreServerAPISettings: Sendable, Equatable {
     /// `APPSTORE_API_KEY_ID` and `APPSTORE_API_ISSUER_ID` (both unset or empty: off; one alone is
     /// an error), exactly one of `APPSTORE_API_PRIVATE_KEY` / `APPSTORE_API_PRIVATE_KEY_PARAMETER`,
     /// and `APPSTORE_API_URL` (https, or http to a loopback host; no query or fragment).
-    public static func from(
+    package static func from(
         environment get: (String) -> String?, bundleID: String
     ) throws(ConfigurationError) -> AppStoreServerAPISettings? {
         func value(_ name: String) -> String? {

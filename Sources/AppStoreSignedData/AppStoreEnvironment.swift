@@ -1,5 +1,5 @@
 /// Where the App Store signed something (the payloads' `environment`).
-public enum AppStoreEnvironment: String, Sendable, CaseIterable {
+package enum AppStoreEnvironment: String, Sendable, CaseIterable {
     case production = "Production"
     case sandbox = "Sandbox"
     /// StoreKit testing in Xcode: signed by a local certificate, not by Apple. Never accepted.
@@ -8,5 +8,5 @@ public enum AppStoreEnvironment: String, Sendable, CaseIterable {
     case localTesting = "LocalTesting"
 
     /// Whether Apple signs data of this environment with its App Store chain.
-    public var isSignedByApple: Bool { self == .production || self == .sandbox }
+    package var isSignedByApple: Bool { self == .production || self == .sandbox }
 }

@@ -1,19 +1,19 @@
 /// A verified App Store Server Notification V2 (Apple's ResponseBodyV2DecodedPayload). A
 /// notification carries `data` (about one app's purchase) or `summary` (the outcome of a
 /// subscription-renewal-date extension for many users); the verifier refuses one with neither.
-public struct AppStoreNotification: Sendable, Equatable {
+package struct AppStoreNotification: Sendable, Equatable {
     /// "SUBSCRIBED", "DID_RENEW", "EXPIRED", "REFUND", ...
-    public let notificationType: String
+    package let notificationType: String
     /// "INITIAL_BUY", "GRACE_PERIOD", ...
-    public let subtype: String?
+    package let subtype: String?
     /// Unique per notification: a notification is processed at most once by it.
-    public let notificationUUID: String
-    public let version: String?
+    package let notificationUUID: String
+    package let version: String?
     /// Milliseconds since the epoch.
-    public let signedDate: Int64
-    public let data: AppStoreNotificationData?
-    public let summary: AppStoreNotificationSummary?
+    package let signedDate: Int64
+    package let data: AppStoreNotificationData?
+    package let summary: AppStoreNotificationSummary?
 
     /// The environment of `data` or `summary`.
-    public var environment: AppStoreEnvironment { data?.environment ?? summary!.environment }
+    package var environment: AppStoreEnvironment { data?.environment ?? summary!.environment }
 }

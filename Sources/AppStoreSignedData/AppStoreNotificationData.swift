@@ -1,13 +1,13 @@
 /// A notification's `data`, with its nested JWSs verified and decoded.
-public struct AppStoreNotificationData: Sendable, Equatable {
+package struct AppStoreNotificationData: Sendable, Equatable {
     package let appAppleId: Int64?
     package let bundleId: String
     package let bundleVersion: String?
-    public let environment: AppStoreEnvironment
+    package let environment: AppStoreEnvironment
     /// From `signedTransactionInfo`, verified as a signed transaction.
-    public let transaction: AppStoreTransaction?
+    package let transaction: AppStoreTransaction?
     /// From `signedRenewalInfo`, verified as signed renewal info.
-    public let renewalInfo: AppStoreRenewalInfo?
+    package let renewalInfo: AppStoreRenewalInfo?
     /// The subscription's status (1 active, 2 expired, 3 billing retry, 4 grace period, 5 revoked).
-    public let status: Int?
+    package let status: Int?
 }

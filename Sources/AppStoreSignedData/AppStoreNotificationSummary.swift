@@ -1,10 +1,10 @@
 /// A notification's `summary` (RENEWAL_EXTENSION, subtype SUMMARY): no purchase of one user.
-public struct AppStoreNotificationSummary: Sendable, Equatable {
+package struct AppStoreNotificationSummary: Sendable, Equatable {
     package let requestIdentifier: String?
-    public let environment: AppStoreEnvironment
+    package let environment: AppStoreEnvironment
     package let appAppleId: Int64?
     package let bundleId: String
-    public let productId: String?
+    package let productId: String?
     package let succeededCount: Int64?
     package let failedCount: Int64?
 

@@ -1,24 +1,24 @@
 /// Verified subscription renewal information (Apple's JWSRenewalInfoDecodedPayload), from a
 /// notification's `signedRenewalInfo`. Dates are milliseconds since the epoch. It names no
 /// bundle id: Apple's verifier checks only its environment, and so does this one.
-public struct AppStoreRenewalInfo: Sendable, Equatable {
-    public let originalTransactionId: String
+package struct AppStoreRenewalInfo: Sendable, Equatable {
+    package let originalTransactionId: String
     package let autoRenewProductId: String?
-    public let productId: String?
+    package let productId: String?
     /// 1 when the subscription renews automatically, 0 when the user turned that off.
     package let autoRenewStatus: Int?
     package let isInBillingRetryPeriod: Bool?
     package let expirationIntent: Int?
     /// Until when the user keeps access while Apple retries billing.
-    public let gracePeriodExpiresDate: Int64?
+    package let gracePeriodExpiresDate: Int64?
     package let priceIncreaseStatus: Int?
     package let offerType: Int?
     package let offerIdentifier: String?
-    public let signedDate: Int64
-    public let environment: AppStoreEnvironment
+    package let signedDate: Int64
+    package let environment: AppStoreEnvironment
     package let recentSubscriptionStartDate: Int64?
     package let renewalDate: Int64?
-    public let appAccountToken: String?
+    package let appAccountToken: String?
     package let currency: String?
     package let renewalPrice: Int64?
 

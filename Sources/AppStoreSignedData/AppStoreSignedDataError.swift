@@ -3,8 +3,8 @@ import CryptoPrimitives
 /// Why signed data from the App Store was refused. The message names the rule that failed (and,
 /// for a nested JWS, where it sits), never a value from the data: transaction ids, account tokens
 /// and certificate names stay out of errors and logs.
-public struct AppStoreSignedDataError: Error, Equatable, Sendable, CustomStringConvertible {
-    public enum Kind: Equatable, Sendable {
+package struct AppStoreSignedDataError: Error, Equatable, Sendable, CustomStringConvertible {
+    package enum Kind: Equatable, Sendable {
         /// Not a compact JWS of the expected shape (parts, base64, JSON, header members, x5c).
         case malformed
         /// The header's `alg` is not `ES256`.
@@ -24,9 +24,9 @@ public struct AppStoreSignedDataError: Error, Equatable, Sendable, CustomStringC
         case appAppleID
     }
 
-    public let kind: Kind
+    package let kind: Kind
     /// The rule, for people and logs.
-    public let message: String
+    package let message: String
 
     init(_ kind: Kind, _ message: String) {
         self.kind = kind
@@ -39,5 +39,5 @@ public struct AppStoreSignedDataError: Error, Equatable, Sendable, CustomStringC
     /// The same error about a JWS nested in a notification (`signedTransactionInfo`, ...).
     func nested(in member: String) -> Self { Self(kind, "\(member): \(message)") }
 
-    public var description: String { "App Store signed data refused: \(message)" }
+    package var description: String { "App Store signed data refused: \(message)" }
 }

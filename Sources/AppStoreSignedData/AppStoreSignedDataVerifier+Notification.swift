@@ -3,7 +3,7 @@ extension AppStoreSignedDataVerifier {
     /// then its `data` (bundle id, environment, app Apple ID, and the nested `signedTransactionInfo`
     /// and `signedRenewalInfo`, each verified at its own `signedDate`, in the notification's
     /// environment) or its `summary` (bundle id, environment, app Apple ID).
-    public func verifyNotification(_ signedPayload: String) throws(AppStoreSignedDataError) -> AppStoreNotification {
+    package func verifyNotification(_ signedPayload: String) throws(AppStoreSignedDataError) -> AppStoreNotification {
         let p = try verifiedPayload(signedPayload, context: "notification")
         let notificationType = try p.string("notificationType")
         let subtype = try p.optionalString("subtype")

@@ -10,18 +10,18 @@ import PlatformSupport
 ///
 /// One verifier should live as long as the process. Synchronous and not thread-safe (like
 /// `TokenVerifier`): a Lambda process handles one invocation at a time.
-public final class AppStoreSignedDataVerifier {
+package final class AppStoreSignedDataVerifier {
     /// The leaf's extension: Apple's "Mac App Store receipt signing" marker.
-    public static let leafExtensionOID = "1.2.840.113635.100.6.11.1"
+    package static let leafExtensionOID = "1.2.840.113635.100.6.11.1"
     /// The intermediate's extension: Apple Worldwide Developer Relations CA.
-    public static let intermediateExtensionOID = "1.2.840.113635.100.6.2.1"
+    package static let intermediateExtensionOID = "1.2.840.113635.100.6.2.1"
 
-    public let configuration: AppStoreVerifierConfiguration
+    package let configuration: AppStoreVerifierConfiguration
     private let chains: X509ChainVerifier
     private var verifiedChains: VerifiedChainCache
 
     /// - Throws: when `configuration.roots` is empty.
-    public convenience init(configuration: AppStoreVerifierConfiguration) throws(X509ChainError) {
+    package convenience init(configuration: AppStoreVerifierConfiguration) throws(X509ChainError) {
         try self.init(configuration: configuration, chainCacheCapacity: 16)
     }
 
@@ -39,7 +39,7 @@ public final class AppStoreSignedDataVerifier {
     package var cachedChainCount: Int { verifiedChains.count }
 
     /// A signed transaction (StoreKit 2's `jwsRepresentation`), for this app, in an accepted environment.
-    public func verifyTransaction(_ signedTransaction: String) throws(AppStoreSignedDataError) -> AppStoreTransaction {
+    package func verifyTransaction(_ signedTransaction: String) throws(AppStoreSignedDataError) -> AppStoreTransaction {
         let transaction = try AppStoreTransaction(verifiedPayload(signedTransaction, context: "transaction"))
         try check(transaction.environment, "transaction")
         try check(bundleID: transaction.bundleId, "transaction")

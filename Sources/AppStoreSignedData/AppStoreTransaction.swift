@@ -2,31 +2,31 @@
 /// `jwsRepresentation`, or a notification's `signedTransactionInfo`. Dates are milliseconds since
 /// the epoch, as Apple writes them. Members Apple marks optional and this service does not need
 /// are left out; unknown members are ignored.
-public struct AppStoreTransaction: Sendable, Equatable {
-    public let originalTransactionId: String
+package struct AppStoreTransaction: Sendable, Equatable {
+    package let originalTransactionId: String
     package let transactionId: String
     package let webOrderLineItemId: String?
     package let bundleId: String
-    public let productId: String
+    package let productId: String
     package let subscriptionGroupIdentifier: String?
-    public let purchaseDate: Int64
+    package let purchaseDate: Int64
     package let originalPurchaseDate: Int64?
     /// For a subscription: when this period ends.
-    public let expiresDate: Int64?
+    package let expiresDate: Int64?
     package let quantity: Int?
     /// "Auto-Renewable Subscription", "Non-Consumable", "Consumable", "Non-Renewing Subscription".
-    public let type: String?
+    package let type: String?
     /// The UUID the app set at purchase (lowercase), if it set one.
-    public let appAccountToken: String?
+    package let appAccountToken: String?
     package let inAppOwnershipType: String?
-    public let signedDate: Int64
+    package let signedDate: Int64
     /// Set when Apple refunded or revoked the transaction: 0 (other reason) or 1 (an app issue).
     package let revocationReason: Int?
-    public let revocationDate: Int64?
+    package let revocationDate: Int64?
     package let isUpgraded: Bool?
     package let offerType: Int?
     package let offerIdentifier: String?
-    public let environment: AppStoreEnvironment
+    package let environment: AppStoreEnvironment
     package let storefront: String?
     package let transactionReason: String?
     package let currency: String?
@@ -34,7 +34,7 @@ public struct AppStoreTransaction: Sendable, Equatable {
     package let price: Int64?
 
     /// Whether Apple has refunded or revoked it.
-    public var isRevoked: Bool { revocationDate != nil }
+    package var isRevoked: Bool { revocationDate != nil }
 
     package init(_ p: PayloadReader) throws(AppStoreSignedDataError) {
         originalTransactionId = try p.string("originalTransactionId")

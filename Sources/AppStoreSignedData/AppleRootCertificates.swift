@@ -2,7 +2,7 @@ import CryptoPrimitives
 
 /// The root that anchors App Store signed data, compiled in so that no file or network fetch
 /// stands between a deployment and its trust anchor.
-public enum AppleRootCertificates {
+package enum AppleRootCertificates {
     /// Apple Root CA - G3 (CN = Apple Root CA - G3, OU = Apple Certification Authority,
     /// O = Apple Inc., C = US; EC P-384, self-signed; valid 2014-04-30 to 2039-04-30), as published
     /// at apple.com/certificateauthority (AppleRootCA-G3.cer) and kept in
@@ -29,7 +29,7 @@ public enum AppleRootCertificates {
         """
 
     /// The default trust anchors: Apple Root CA - G3 alone.
-    public static let defaultRoots: [X509Certificate] = {
+    package static let defaultRoots: [X509Certificate] = {
         // A constant of this file: failing to parse it is a build defect, not a runtime condition.
         guard let roots = try? X509Certificate.certificates(pem: appleRootCAG3PEM) else {
             preconditionFailure("the compiled-in Apple Root CA - G3 does not parse")

@@ -5,7 +5,7 @@ import PlatformSupport
 /// The three functions, each its own executable, and the actions each serves. The executables
 /// call `AuthFunction.<name>.start(context)` inside `Lambda.run`; this is the module's whole
 /// public surface.
-public enum AuthFunction: Sendable {
+package enum AuthFunction: Sendable {
     case signin, refresh, link
 
     /// The function's name in metrics and logs.
@@ -52,7 +52,7 @@ public enum AuthFunction: Sendable {
     /// error), opens the HTTP client, and for the functions that verify ID tokens fetches both
     /// providers' keys now, concurrently, so the first sign-in does not wait for them (a failed
     /// fetch is retried on first use).
-    public func start(_ context: InitContext) throws -> some LambdaHandler {
+    package func start(_ context: InitContext) throws -> some LambdaHandler {
         let configuration = try ServiceConfiguration.from(environment: Environment.nonEmpty)
         let http: HTTPClient
         do throws(HTTPError) { http = try HTTPClient() } catch {
@@ -73,6 +73,6 @@ public enum AuthFunction: Sendable {
 
 /// A configuration the function cannot start with is reported to `/runtime/init/error`.
 extension ConfigurationError: LambdaFunctionError {
-    public var errorType: String { "Runtime.InvalidConfiguration" }
-    public var errorMessage: String { description }
+    package var errorType: String { "Runtime.InvalidConfiguration" }
+    package var errorMessage: String { description }
 }

@@ -6,9 +6,9 @@ import Glibc
 
 /// What the benchmark drivers (aws-bench, token-bench, appstore-bench) share; nothing here is
 /// linked into a function.
-public enum Bench {
+package enum Bench {
     /// Writes "<tool>: <message>" to standard error and exits with status 1.
-    public static func fail(_ tool: String, _ message: String) -> Never {
+    package static func fail(_ tool: String, _ message: String) -> Never {
         let line = Array("\(tool): \(message)\n".utf8)
         _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
         exit(1)
@@ -16,7 +16,7 @@ public enum Bench {
 
     /// Runs `body` in batches of `batch` until `seconds` pass or `maxIterations` are done (bounded
     /// both ways); returns the calls per second.
-    public static func rate(
+    package static func rate(
         seconds: Double, batch: Int, maxIterations: Int = 2_000_000, _ body: () -> Void
     ) -> Double {
         let budget = UInt64(seconds * 1e9)

@@ -2,13 +2,13 @@ internal import COpenSSL
 import PlatformSupport
 
 /// SHA-256 and HMAC-SHA256 through libcrypto's one-shot calls.
-public enum SHA256 {
+package enum SHA256 {
     static let byteCount = 32
 
     /// The algorithm object is fetched once: an implicit fetch per call costs a lock and a lookup.
     nonisolated(unsafe) static let md: OpaquePointer = EVP_MD_fetch(nil, "SHA256", nil)!
 
-    public static func hash(_ data: [UInt8]) -> [UInt8] {
+    package static func hash(_ data: [UInt8]) -> [UInt8] {
         data.withUnsafeBytes { hash(bytes: $0) }
     }
 
@@ -23,13 +23,13 @@ public enum SHA256 {
         return out
     }
 
-    public static func hash(_ text: String) -> [UInt8] { hash(Array(text.utf8)) }
+    package static func hash(_ text: String) -> [UInt8] { hash(Array(text.utf8)) }
 
-    public static func hexHash(_ data: [UInt8]) -> String { Hex.encode(hash(data)) }
+    package static func hexHash(_ data: [UInt8]) -> String { Hex.encode(hash(data)) }
 }
 
-public enum HMACSHA256 {
-    public static func authenticate(_ data: [UInt8], key: [UInt8]) -> [UInt8] {
+package enum HMACSHA256 {
+    package static func authenticate(_ data: [UInt8], key: [UInt8]) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: SHA256.byteCount)
         var length: UInt32 = 0
         key.withUnsafeBytes { k in
@@ -46,7 +46,7 @@ public enum HMACSHA256 {
 }
 
 /// Comparison whose time does not depend on where the inputs differ (refresh-token hashes).
-public func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+package func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
     guard a.count == b.count else { return false }
     if a.isEmpty { return true }
     return a.withUnsafeBytes { x in b.withUnsafeBytes { y in CRYPTO_memcmp(x.baseAddress, y.baseAddress, a.count) == 0 }

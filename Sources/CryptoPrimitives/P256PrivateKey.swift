@@ -3,8 +3,8 @@ internal import COpenSSL
 /// A P-256 private key for ES256 signing (Sign in with Apple's `client_secret`), read from a
 /// PKCS#8 PEM (`-----BEGIN PRIVATE KEY-----`, as Apple hands out `.p8` keys). The key never
 /// appears in an error, a description or a mirror.
-public final class P256PrivateKey: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    public enum KeyError: Error, Equatable, Sendable, CustomStringConvertible {
+package final class P256PrivateKey: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    package enum KeyError: Error, Equatable, Sendable, CustomStringConvertible {
         /// Not exactly one `PRIVATE KEY` PEM block of strict base64.
         case notPKCS8PEM
         /// A private key, but not on P-256.
@@ -12,7 +12,7 @@ public final class P256PrivateKey: CustomStringConvertible, CustomDebugStringCon
         /// The block does not hold a readable PKCS#8 private key.
         case invalidKey
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .notPKCS8PEM: return "not a PKCS#8 PEM private key (-----BEGIN PRIVATE KEY-----)"
             case .notP256: return "the private key is not a P-256 key"
@@ -25,7 +25,7 @@ public final class P256PrivateKey: CustomStringConvertible, CustomDebugStringCon
     /// The matching public key.
     package let publicKey: P256PublicKey
 
-    public init(pem: String) throws(KeyError) {
+    package init(pem: String) throws(KeyError) {
         guard let blocks = PEM.blocks(pem), blocks.count == 1, blocks[0].label == "PRIVATE KEY" else {
             throw .notPKCS8PEM
         }
@@ -69,7 +69,7 @@ public final class P256PrivateKey: CustomStringConvertible, CustomDebugStringCon
 
     /// ES256: ECDSA P-256 with SHA-256 over `message`, as the JWS form `r ‖ s` (64 bytes: libcrypto's
     /// DER converted, each scalar left-padded to 32 bytes). A fresh random nonce each call.
-    public func sign(message: [UInt8]) -> [UInt8] {
+    package func sign(message: [UInt8]) -> [UInt8] {
         guard let ctx = EVP_MD_CTX_new() else { fatalError("libcrypto: out of memory") }
         defer { EVP_MD_CTX_free(ctx) }
         // 72 bytes is the largest DER form of a P-256 signature.
@@ -87,7 +87,7 @@ public final class P256PrivateKey: CustomStringConvertible, CustomDebugStringCon
         return raw
     }
 
-    public var description: String { "P256PrivateKey(redacted)" }
-    public var debugDescription: String { description }
-    public var customMirror: Mirror { Mirror(self, children: []) }
+    package var description: String { "P256PrivateKey(redacted)" }
+    package var debugDescription: String { description }
+    package var customMirror: Mirror { Mirror(self, children: []) }
 }

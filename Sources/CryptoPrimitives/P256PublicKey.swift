@@ -4,8 +4,8 @@ internal import COpenSSL
 /// Built only from the named-curve, uncompressed form; libcrypto refuses a point that is not on
 /// the curve. Immutable once built; one owner (this object) frees the EVP_PKEY. `verify` makes
 /// its own digest context per call, so a key may be shared.
-public final class P256PublicKey {
-    public enum KeyError: Error, Equatable, Sendable {
+package final class P256PublicKey {
+    package enum KeyError: Error, Equatable, Sendable {
         /// Not a P-256 key in the named-curve, uncompressed form, or not a point on the curve.
         case invalidKey
     }
@@ -23,7 +23,7 @@ public final class P256PublicKey {
     package let subjectPublicKeyInfo: [UInt8]
 
     /// From the uncompressed point `04 ‖ x ‖ y` (65 bytes).
-    public convenience init(uncompressedPoint point: [UInt8]) throws(KeyError) {
+    package convenience init(uncompressedPoint point: [UInt8]) throws(KeyError) {
         guard point.count == Self.uncompressedPointByteCount, point.first == 0x04 else { throw .invalidKey }
         try self.init(subjectPublicKeyInfo: Self.subjectPublicKeyInfoPrefix + point)
     }
@@ -31,7 +31,7 @@ public final class P256PublicKey {
     /// From a DER `SubjectPublicKeyInfo`. Only the named-curve P-256 encoding with an
     /// uncompressed point is accepted: explicit curve parameters (a classic way to smuggle in
     /// another curve) and compressed points are refused before libcrypto sees them.
-    public init(subjectPublicKeyInfo der: [UInt8]) throws(KeyError) {
+    package init(subjectPublicKeyInfo der: [UInt8]) throws(KeyError) {
         guard der.count == Self.subjectPublicKeyInfoPrefix.count + Self.uncompressedPointByteCount,
             der.starts(with: Self.subjectPublicKeyInfoPrefix),
             der[Self.subjectPublicKeyInfoPrefix.count] == 0x04
@@ -59,7 +59,7 @@ public final class P256PublicKey {
     }
 
     /// The key a certificate holds (an App Store leaf), by the same strict rule.
-    public convenience init(certificate: X509Certificate) throws(KeyError) {
+    package convenience init(certificate: X509Certificate) throws(KeyError) {
         guard let spki = certificate.subjectPublicKeyInfo else { throw .invalidKey }
         try self.init(subjectPublicKeyInfo: spki)
     }
@@ -84,7 +84,7 @@ public final class P256PublicKey {
     /// ES256: ECDSA P-256 with SHA-256 over `message`, `signature` in the JWS form `r ‖ s`
     /// (exactly 64 bytes). Anything else, including a DER signature, r or s zero or not below
     /// the group order, is refused.
-    public func verify(signature: [UInt8], message: UnsafeRawBufferPointer) -> Bool {
+    package func verify(signature: [UInt8], message: UnsafeRawBufferPointer) -> Bool {
         guard signature.count == ECDSASignature.rawByteCount,
             ECDSASignature.isValidScalar(signature[0..<32]), ECDSASignature.isValidScalar(signature[32..<64]),
             let der = ECDSASignature.der(fromRaw: signature)
@@ -92,7 +92,7 @@ public final class P256PublicKey {
         return verify(derSignature: der, message: message)
     }
 
-    public func verify(signature: [UInt8], message: [UInt8]) -> Bool {
+    package func verify(signature: [UInt8], message: [UInt8]) -> Bool {
         message.withUnsafeBytes { verify(signature: signature, message: $0) }
     }
 

@@ -4,8 +4,8 @@ internal import COpenSSL
 /// One owner (this object) frees the EVP_PKEY and its verification context; keys are immutable
 /// once built. Not thread-safe (the verification context is reused): the process serves one
 /// invocation at a time, on one thread.
-public final class RSAPublicKey {
-    public enum KeyError: Error, Equatable, Sendable {
+package final class RSAPublicKey {
+    package enum KeyError: Error, Equatable, Sendable {
         case invalidComponents
         case tooSmall(bits: Int)
     }
@@ -14,12 +14,12 @@ public final class RSAPublicKey {
     /// An `EVP_PKEY_verify` context set up once (PKCS#1 v1.5 padding, SHA-256): initialising
     /// one per call (algorithm fetch, provider lookup) costs about as much as the RSA operation.
     private let verifyContext: OpaquePointer
-    public let bits: Int
+    package let bits: Int
 
     /// - Parameter minimumBits: smaller moduli are refused (the contract: at least 2048).
     /// The modulus must be odd and the exponent odd and at least 3 (e = 1 would make every
     /// message its own signature).
-    public init(modulus: [UInt8], exponent: [UInt8], minimumBits: Int = 2048) throws(KeyError) {
+    package init(modulus: [UInt8], exponent: [UInt8], minimumBits: Int = 2048) throws(KeyError) {
         var n = modulus[...]
         while n.first == 0 { n = n.dropFirst() }
         var e = exponent[...]
@@ -92,7 +92,7 @@ public final class RSAPublicKey {
     }
 
     /// The same over a message given as raw bytes (no copy of a token's signing input).
-    public func verifyPKCS1SHA256(signature: [UInt8], message: UnsafeRawBufferPointer) -> Bool {
+    package func verifyPKCS1SHA256(signature: [UInt8], message: UnsafeRawBufferPointer) -> Bool {
         guard signature.count == signatureByteCount else { return false }
         return verifyPKCS1SHA256(signature: signature, digest: SHA256.hash(bytes: message))
     }

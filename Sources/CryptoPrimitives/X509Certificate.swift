@@ -8,14 +8,14 @@ import Glibc
 /// (this object) holds a reference to the X509 and drops it at deinit. Descriptions show the
 /// size only: a certificate's names are not ours to echo into logs. Sendable: nothing is mutated
 /// after init, and libcrypto 3 guards the X509's lazily cached fields with its own lock.
-public final class X509Certificate: CustomStringConvertible, @unchecked Sendable {
-    public enum ParseError: Error, Equatable, Sendable, CustomStringConvertible {
+package final class X509Certificate: CustomStringConvertible, @unchecked Sendable {
+    package enum ParseError: Error, Equatable, Sendable, CustomStringConvertible {
         /// The bytes are not exactly one DER certificate.
         case malformed
         /// A PEM bundle with no certificate, a block that is not a certificate, or bad PEM.
         case notPEMCertificates
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .malformed: return "not a DER X.509 certificate"
             case .notPEMCertificates: return "not a PEM bundle of CERTIFICATE blocks"
@@ -25,9 +25,9 @@ public final class X509Certificate: CustomStringConvertible, @unchecked Sendable
 
     let x509: OpaquePointer
     /// The certificate's DER encoding, as given.
-    public let der: [UInt8]
+    package let der: [UInt8]
 
-    public init(der: [UInt8]) throws(ParseError) {
+    package init(der: [UInt8]) throws(ParseError) {
         let parsed: OpaquePointer? = der.withUnsafeBufferPointer { buffer in
             var cursor = buffer.baseAddress
             let certificate = d2i_X509(nil, &cursor, buffer.count)
@@ -50,7 +50,7 @@ public final class X509Certificate: CustomStringConvertible, @unchecked Sendable
 
     /// Every certificate of a PEM bundle (configured trust roots), in order. Text between blocks
     /// is ignored; every block must be a CERTIFICATE, and there must be at least one.
-    public static func certificates(pem: String) throws(ParseError) -> [X509Certificate] {
+    package static func certificates(pem: String) throws(ParseError) -> [X509Certificate] {
         guard let blocks = PEM.blocks(pem), !blocks.isEmpty, blocks.allSatisfy({ $0.label == "CERTIFICATE" }) else {
             throw .notPEMCertificates
         }
@@ -59,7 +59,7 @@ public final class X509Certificate: CustomStringConvertible, @unchecked Sendable
         return certificates
     }
 
-    public var description: String { "X509Certificate(\(der.count) bytes)" }
+    package var description: String { "X509Certificate(\(der.count) bytes)" }
 
     /// Whether the certificate carries an extension with this OID (critical or not; its value
     /// is not looked at), as Apple's verifiers check the App Store OIDs.

@@ -1,7 +1,7 @@
 /// Why a certificate chain was refused: the rule and the certificate's position, never its
 /// content (names, serials and keys stay out of messages and logs).
-public struct X509ChainError: Error, Equatable, Sendable, CustomStringConvertible {
-    public enum Reason: Equatable, Sendable {
+package struct X509ChainError: Error, Equatable, Sendable, CustomStringConvertible {
+    package enum Reason: Equatable, Sendable {
         /// The verifier has no trusted root.
         case noTrustedRoots
         /// The verification time is at or after a certificate's notAfter.
@@ -24,19 +24,19 @@ public struct X509ChainError: Error, Equatable, Sendable, CustomStringConvertibl
     }
 
     /// Which certificate of the chain the reason is about.
-    public enum Position: String, Equatable, Sendable {
+    package enum Position: String, Equatable, Sendable {
         case leaf, intermediate, root
     }
 
-    public let reason: Reason
-    public let position: Position?
+    package let reason: Reason
+    package let position: Position?
 
-    public init(_ reason: Reason, at position: Position? = nil) {
+    package init(_ reason: Reason, at position: Position? = nil) {
         self.reason = reason
         self.position = position
     }
 
-    public var description: String {
+    package var description: String {
         let rule: String
         switch reason {
         case .noTrustedRoots: rule = "no trusted root certificate is configured"

@@ -7,7 +7,7 @@ internal import COpenSSL
 /// chain (a chain must end at a configured self-signed root), evaluated at a given time; then
 /// exactly three certificates, and an extension OID required in the leaf and in the
 /// intermediate. Immutable once built: the store is only read, and each call has its own context.
-public final class X509ChainVerifier {
+package final class X509ChainVerifier {
     private let store: OpaquePointer
     private let roots: [X509Certificate]
     private let leafExtension: X509ExtensionOID
@@ -16,7 +16,7 @@ public final class X509ChainVerifier {
     /// - Parameters:
     ///   - roots: the trust anchors; at least one.
     ///   - leafExtensionOID, intermediateExtensionOID: dotted OIDs each certificate must carry.
-    public init(
+    package init(
         roots: [X509Certificate], leafExtensionOID: String, intermediateExtensionOID: String
     )
         throws(X509ChainError)
@@ -39,7 +39,7 @@ public final class X509ChainVerifier {
     deinit { X509_STORE_free(store) }
 
     /// Verifies `leaf` → `intermediate` → a configured root at `time` (seconds since the epoch).
-    public func verify(
+    package func verify(
         leaf: X509Certificate, intermediate: X509Certificate, at time: Int64
     )
         throws(X509ChainError) -> X509VerifiedChain

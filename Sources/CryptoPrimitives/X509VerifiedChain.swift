@@ -1,10 +1,10 @@
 /// A chain `X509ChainVerifier` accepted, with the window of times at which it holds: every check
 /// but the validity periods is independent of the time, so the same chain verifies at any time
 /// in `validFrom..<validUntil` (what a cache of verified chains may rely on).
-public struct X509VerifiedChain {
-    public let leaf: X509Certificate
-    public let intermediate: X509Certificate
-    public let root: X509Certificate
+package struct X509VerifiedChain {
+    package let leaf: X509Certificate
+    package let intermediate: X509Certificate
+    package let root: X509Certificate
     /// The latest notBefore of the three (seconds since the epoch).
     package let validFrom: Int64
     /// The earliest notAfter of the three: from this second on, one of them has expired.
@@ -21,5 +21,5 @@ public struct X509VerifiedChain {
 
     /// Whether `time` (seconds since the epoch) is inside every certificate's validity period,
     /// by libcrypto's rule: notBefore ≤ time < notAfter.
-    public func isValid(at time: Int64) -> Bool { time >= validFrom && time < validUntil }
+    package func isValid(at time: Int64) -> Bool { time >= validFrom && time < validUntil }
 }

@@ -1,7 +1,7 @@
 internal import CCurlShim
 
 /// Loads libcurl once per process (see CCurlShim). Every handle constructor calls `ensureLoaded`.
-public enum CurlLibrary {
+package enum CurlLibrary {
     nonisolated(unsafe) private static var loadError: String??
 
     /// Loads libcurl if needed; throws with the loader's message when it cannot be had.
@@ -14,5 +14,5 @@ public enum CurlLibrary {
     }
 
     /// The loaded libcurl's version, for the start-up log line.
-    public static var version: String? { ccurl_version().map { String(cString: $0) } }
+    package static var version: String? { ccurl_version().map { String(cString: $0) } }
 }

@@ -5,7 +5,7 @@ import PlatformSupport
 /// owner (this object); libcurl's callbacks are bridged once, in `prepare`, with `self` as the
 /// userdata pointer, and write into the buffers below. Not thread-safe, by design: a Lambda
 /// process serves one invocation at a time.
-public final class EasyHandle {
+package final class EasyHandle {
     let raw: UnsafeMutableRawPointer
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private(set) var responseBody: [UInt8] = []
@@ -16,7 +16,7 @@ public final class EasyHandle {
     /// The limit of the transfer under way: the request's own, else `maxResponseBytes`.
     private var transferLimit: Int
 
-    public init(maxResponseBytes: Int = 16 << 20) throws(HTTPError) {
+    package init(maxResponseBytes: Int = 16 << 20) throws(HTTPError) {
         try CurlLibrary.ensureLoaded()
         guard let handle = ccurl_easy_init() else { throw HTTPError(kind: .other, message: "curl_easy_init failed") }
         raw = handle
@@ -32,7 +32,7 @@ public final class EasyHandle {
     /// Runs one transfer on this handle with the blocking easy interface. The handle keeps its
     /// connection between calls (curl_easy_reset keeps live connections), so a loop that calls
     /// this repeatedly talks over one kept-alive TCP connection.
-    public func perform(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
+    package func perform(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         try prepare(request)
         let code = ccurl_easy_perform(raw)
         return try finish(code)

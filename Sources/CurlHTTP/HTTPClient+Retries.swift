@@ -2,7 +2,7 @@ import PlatformSupport
 
 /// What one answer means to the retry loop: the caller's final outcome for that request, or a
 /// transient failure worth another attempt while the budget and the deadline allow.
-public enum RetryVerdict<Outcome, Failure> {
+package enum RetryVerdict<Outcome, Failure> {
     case final(Outcome)
     case retry(Failure)
 }
@@ -24,7 +24,7 @@ extension HTTPClient {
     ///   - giveUp: the outcome of a request still pending when the loop stops: its last transient
     ///     failure (nil when it was never sent), the attempts it got, and whether the deadline,
     ///     rather than the attempt budget, stopped it.
-    public func sendAll<Outcome, Failure>(
+    package func sendAll<Outcome, Failure>(
         _ count: Int, retry: RetryPolicy, minimumAttemptMilliseconds: Int64, deadline: Deadline,
         requests: (_ pending: [Int], _ attempt: Int) -> [HTTPRequest],
         interpret: (_ index: Int, _ answer: Result<HTTPResponse, HTTPError>, _ attempt: Int) -> RetryVerdict<

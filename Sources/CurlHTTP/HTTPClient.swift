@@ -4,16 +4,16 @@ internal import CCurlShim
 /// lives as long as the client (a warm Lambda keeps its connections to S3, STS and the JWKS
 /// hosts), and independent requests overlap on the wire. Easy handles are pooled, one owner each.
 /// Not thread-safe: one client per process, used from the invocation thread.
-public final class HTTPClient {
+package final class HTTPClient {
     private let multi: UnsafeMutableRawPointer
     private var idle: [EasyHandle] = []
     /// Requests sent (each retry counts again), for the tests' and the benchmark's request counts.
-    public private(set) var requestCount = 0
+    package private(set) var requestCount = 0
     /// Sequential network rounds (a batch of overlapping requests counts once; each retry round
     /// counts again).
-    public private(set) var roundCount = 0
+    package private(set) var roundCount = 0
 
-    public init() throws(HTTPError) {
+    package init() throws(HTTPError) {
         try CurlLibrary.ensureLoaded()
         guard let m = ccurl_multi_init() else { throw HTTPError(kind: .other, message: "curl_multi_init failed") }
         multi = m
@@ -27,9 +27,9 @@ public final class HTTPClient {
 
     /// Requests sent again by the retry loop (each retried request of a round counts once), for
     /// the invocation's metrics.
-    public internal(set) var retryCount = 0
+    package internal(set) var retryCount = 0
 
-    public func resetCounters() {
+    package func resetCounters() {
         requestCount = 0
         roundCount = 0
         retryCount = 0

@@ -1,7 +1,7 @@
 import PlatformSupport
 
 /// A request as the layers above build it. Header names are sent as given.
-public struct HTTPRequest: Sendable {
+package struct HTTPRequest: Sendable {
     var method: String
     var url: String
     var headers: [(name: String, value: String)]
@@ -12,7 +12,7 @@ public struct HTTPRequest: Sendable {
     /// nil keeps the handle's own limit.
     var maxResponseBytes: Int?
 
-    public init(
+    package init(
         method: String = "GET", url: String, headers: [(name: String, value: String)] = [], body: [UInt8] = [],
         timeoutMilliseconds: Int = 10_000, maxResponseBytes: Int? = nil
     ) {
@@ -25,11 +25,11 @@ public struct HTTPRequest: Sendable {
     }
 }
 
-public struct HTTPResponse: Sendable {
-    public var status: Int
+package struct HTTPResponse: Sendable {
+    package var status: Int
     /// In arrival order; names as the server sent them.
-    public var headers: [(name: String, value: String)]
-    public var body: [UInt8]
+    package var headers: [(name: String, value: String)]
+    package var body: [UInt8]
 
     package init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
         self.status = status
@@ -38,7 +38,7 @@ public struct HTTPResponse: Sendable {
     }
 
     /// First header with this name, compared case-insensitively.
-    public func header(_ name: String) -> String? {
+    package func header(_ name: String) -> String? {
         let wanted = name.lowercasedASCII()
         return headers.first(where: { $0.name.lowercasedASCII() == wanted })?.value
     }
@@ -47,8 +47,8 @@ public struct HTTPResponse: Sendable {
 }
 
 /// A transfer that produced no HTTP answer.
-public struct HTTPError: Error, Sendable, CustomStringConvertible {
-    public enum Kind: Sendable, Equatable {
+package struct HTTPError: Error, Sendable, CustomStringConvertible {
+    package enum Kind: Sendable, Equatable {
         case timeout
         /// Could not connect, connection reset, DNS failure: worth a retry.
         case connection
@@ -57,15 +57,15 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
         /// Bad URL, unsupported protocol, libcurl missing: retrying will not help.
         case other
     }
-    public let kind: Kind
+    package let kind: Kind
     /// libcurl's text for the error (never includes request headers or bodies).
-    public let message: String
+    package let message: String
 
     package init(kind: Kind, message: String) {
         self.kind = kind
         self.message = message
     }
 
-    public var isRetryable: Bool { kind == .timeout || kind == .connection }
-    public var description: String { "HTTP transfer failed (\(kind)): \(message)" }
+    package var isRetryable: Bool { kind == .timeout || kind == .connection }
+    package var description: String { "HTTP transfer failed (\(kind)): \(message)" }
 }

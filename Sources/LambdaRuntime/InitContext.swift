@@ -1,5 +1,5 @@
 /// What the handler factory gets during init (before the first invocation).
-public struct InitContext: Sendable {
-    public let logger: Logger
-    public let functionName: String
+package struct InitContext: Sendable {
+    package let logger: Logger
+    package let functionName: String
 }

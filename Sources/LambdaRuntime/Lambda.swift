@@ -8,7 +8,7 @@ import Darwin
 #endif
 
 /// The runtime: init, then `next` → handler → response or error, until the Runtime API fails.
-public enum Lambda {
+package enum Lambda {
     /// Lambda's synchronous-invoke payload limit. A larger answer is reported as an error the
     /// caller sees, instead of being refused by the Runtime API and lost.
     static let maxResponseBytes = 6 * 1024 * 1024
@@ -16,7 +16,7 @@ public enum Lambda {
     /// Runs the function. `makeHandler` runs once, before the first `next`; if it throws, the
     /// failure is posted to `/runtime/init/error` and the process exits non-zero. The process
     /// also exits non-zero when the Runtime API fails (`LambdaExit` has the statuses).
-    public static func run<H: LambdaHandler>(_ makeHandler: (InitContext) throws -> H) -> Never {
+    package static func run<H: LambdaHandler>(_ makeHandler: (InitContext) throws -> H) -> Never {
         let logger = Logger.fromEnvironment()
         guard let endpoint = Environment.nonEmpty("AWS_LAMBDA_RUNTIME_API") else {
             logger.log(

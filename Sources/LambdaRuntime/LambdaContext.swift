@@ -1,17 +1,17 @@
 import PlatformSupport
 
 /// Everything the Runtime API told us about one invocation.
-public struct LambdaContext: Sendable {
-    public let requestID: String
+package struct LambdaContext: Sendable {
+    package let requestID: String
     /// Wall-clock deadline, milliseconds since the epoch.
-    public let deadlineMilliseconds: Int64
-    public let invokedFunctionARN: String
-    public let traceID: String?
+    package let deadlineMilliseconds: Int64
+    package let invokedFunctionARN: String
+    package let traceID: String?
     /// Raw JSON of the mobile SDK client context, when the caller sent one.
-    public let clientContext: String?
+    package let clientContext: String?
     /// Raw JSON of the Cognito identity, when the caller had one.
-    public let cognitoIdentity: String?
-    public let logger: Logger
+    package let cognitoIdentity: String?
+    package let logger: Logger
 
     package init(
         requestID: String, deadlineMilliseconds: Int64, invokedFunctionARN: String, traceID: String? = nil,
@@ -34,5 +34,5 @@ public struct LambdaContext: Sendable {
     }
 
     /// Milliseconds left before Lambda stops the invocation.
-    public var remainingMilliseconds: Int64 { deadlineMilliseconds - Clock.nowMilliseconds() }
+    package var remainingMilliseconds: Int64 { deadlineMilliseconds - Clock.nowMilliseconds() }
 }

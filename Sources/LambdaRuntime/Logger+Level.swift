@@ -1,11 +1,11 @@
 extension Logger {
     /// Lambda's log levels, in order (`AWS_LAMBDA_LOG_LEVEL`).
-    public enum Level: Int, Sendable, Comparable {
+    package enum Level: Int, Sendable, Comparable {
         case trace, debug, info, warn, error, fatal
 
         var name: String { ["TRACE", "DEBUG", "INFO", "WARN", "ERROR", "FATAL"][rawValue] }
 
-        public static func < (a: Level, b: Level) -> Bool { a.rawValue < b.rawValue }
+        package static func < (a: Level, b: Level) -> Bool { a.rawValue < b.rawValue }
 
         init?(name: String) {
             switch name.uppercased() {

@@ -10,7 +10,7 @@ import StrictJSON
 /// is logged and posted by its type name only (`Diagnostic`), since its description could carry
 /// input; the credential types print their key id only, and `AWSError` carries no headers
 /// (docs/decisions.md, "Secrets stay out of text").
-public struct Logger: Sendable {
+package struct Logger: Sendable {
     let minimumLevel: Level
     let json: Bool
     var requestID: String?
@@ -42,11 +42,11 @@ public struct Logger: Sendable {
         return copy
     }
 
-    public func isEnabled(_ level: Level) -> Bool { level >= minimumLevel }
+    package func isEnabled(_ level: Level) -> Bool { level >= minimumLevel }
 
     /// Writes one JSON object as its own line, whatever the level and format: what CloudWatch
     /// reads as data (an embedded-metric-format record, an audit record), not a message.
-    public func record(_ object: JSONValue) {
+    package func record(_ object: JSONValue) {
         var line = object.serialized()
         line.append(0x0a)
         sink.emit(line)
@@ -90,8 +90,8 @@ public struct Logger: Sendable {
         return line
     }
 
-    public func debug(_ m: String, _ f: [(String, JSONValue)] = []) { log(.debug, m, f) }
-    public func info(_ m: String, _ f: [(String, JSONValue)] = []) { log(.info, m, f) }
+    package func debug(_ m: String, _ f: [(String, JSONValue)] = []) { log(.debug, m, f) }
+    package func info(_ m: String, _ f: [(String, JSONValue)] = []) { log(.info, m, f) }
     func warn(_ m: String, _ f: [(String, JSONValue)] = []) { log(.warn, m, f) }
     func error(_ m: String, _ f: [(String, JSONValue)] = []) { log(.error, m, f) }
 }

@@ -1,21 +1,21 @@
 /// Byte classes over ASCII, by name: configuration, S3 names, hosts and identifiers are checked
 /// byte by byte (Unicode properties would link the stdlib's tables into the bootstrap).
-public enum ASCII {
-    @inlinable public static func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
-    @inlinable public static func isLower(_ b: UInt8) -> Bool { b >= 0x61 && b <= 0x7A }
+package enum ASCII {
+    @inlinable package static func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+    @inlinable package static func isLower(_ b: UInt8) -> Bool { b >= 0x61 && b <= 0x7A }
     @inlinable static func isUpper(_ b: UInt8) -> Bool { b >= 0x41 && b <= 0x5A }
-    @inlinable public static func isAlphanumeric(_ b: UInt8) -> Bool { isDigit(b) || isLower(b) || isUpper(b) }
+    @inlinable package static func isAlphanumeric(_ b: UInt8) -> Bool { isDigit(b) || isLower(b) || isUpper(b) }
     /// `0-9a-f`: the hex this service writes (session ids, hashes, UUIDs).
-    @inlinable public static func isLowerHex(_ b: UInt8) -> Bool { isDigit(b) || (b >= 0x61 && b <= 0x66) }
+    @inlinable package static func isLowerHex(_ b: UInt8) -> Bool { isDigit(b) || (b >= 0x61 && b <= 0x66) }
     /// Space, tab and the line breaks (`\t \n \v \f \r`).
-    @inlinable public static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || (b >= 0x09 && b <= 0x0D) }
+    @inlinable package static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || (b >= 0x09 && b <= 0x0D) }
     /// Printable ASCII, space included (what an HTTP header value may hold here).
-    @inlinable public static func isPrintable(_ b: UInt8) -> Bool { b >= 0x20 && b < 0x7F }
+    @inlinable package static func isPrintable(_ b: UInt8) -> Bool { b >= 0x20 && b < 0x7F }
     /// Printable ASCII other than space (RFC 5234 `VCHAR`): what a URL in configuration may hold.
     @inlinable package static func isVisible(_ b: UInt8) -> Bool { b > 0x20 && b < 0x7F }
 
     /// The value of a hex digit in either case (`0-9a-fA-F`), nil for any other byte.
-    @inlinable public static func hexDigitValue(_ b: UInt8) -> UInt8? {
+    @inlinable package static func hexDigitValue(_ b: UInt8) -> UInt8? {
         if isDigit(b) { return b - 0x30 }
         if b >= 0x61 && b <= 0x66 { return b - 0x61 + 10 }
         if b >= 0x41 && b <= 0x46 { return b - 0x41 + 10 }
@@ -27,7 +27,7 @@ public enum ASCII {
 
     /// The bytes without `isSpace` bytes at either end, as a slice (nothing copied). The one
     /// trimmer: `String.trimmingASCIISpaces()` and SigV4's header-value rule are built on it.
-    @inlinable public static func trimmingSpaces<Bytes: BidirectionalCollection>(_ bytes: Bytes) -> Bytes.SubSequence
+    @inlinable package static func trimmingSpaces<Bytes: BidirectionalCollection>(_ bytes: Bytes) -> Bytes.SubSequence
     where Bytes.Element == UInt8 {
         var slice = bytes[...]
         while let first = slice.first, isSpace(first) { slice = slice.dropFirst() }
@@ -39,14 +39,14 @@ public enum ASCII {
 extension String {
     /// Without ASCII spaces, tabs and line breaks at either end; other bytes, inner ones and any
     /// Unicode space are kept (ASCII only, for the reason `ASCII` gives).
-    public func trimmingASCIISpaces() -> String {
+    package func trimmingASCIISpaces() -> String {
         // Only ASCII bytes are removed, so the slice starts and ends on scalar boundaries.
         String(Substring(ASCII.trimmingSpaces(utf8)))
     }
 
     /// A comma-separated configuration list (`APPLE_AUDIENCES`, `GOOGLE_AUDIENCES`): items trimmed
     /// of ASCII spaces, empty items dropped, duplicates removed, order kept.
-    public func commaSeparatedItems() -> [String] {
+    package func commaSeparatedItems() -> [String] {
         var out: [String] = []
         for item in split(separator: ",") {
             let value = String(item).trimmingASCIISpaces()
@@ -56,7 +56,7 @@ extension String {
     }
 
     /// `A-Z` as `a-z`, every other character unchanged; the string itself when nothing changes.
-    @inlinable public func lowercasedASCII() -> String {
+    package func lowercasedASCII() -> String {
         guard utf8.contains(where: { ASCII.isUpper($0) }) else { return self }
         return String(decoding: utf8.map { ASCII.lowercased($0) }, as: UTF8.self)
     }

@@ -5,26 +5,26 @@ import Darwin
 #endif
 
 /// Wall-clock and monotonic time without Foundation.
-public enum Clock {
+package enum Clock {
     /// Milliseconds since the Unix epoch (wall clock: for timestamps and token expiry).
-    public static func nowMilliseconds() -> Int64 {
+    package static func nowMilliseconds() -> Int64 {
         var ts = timespec()
         clock_gettime(CLOCK_REALTIME, &ts)
         return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
     }
 
     /// Seconds since the Unix epoch.
-    public static func nowSeconds() -> Int64 { nowMilliseconds() / 1000 }
+    package static func nowSeconds() -> Int64 { nowMilliseconds() / 1000 }
 
     /// Monotonic nanoseconds (for durations and backoff: never jumps with the wall clock).
-    public static func monotonicNanoseconds() -> UInt64 {
+    package static func monotonicNanoseconds() -> UInt64 {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
     }
 
     /// Sleeps the calling thread. Used only for retry backoff, never for polling.
-    public static func sleep(milliseconds: Int) {
+    package static func sleep(milliseconds: Int) {
         guard milliseconds > 0 else { return }
         var request = timespec(tv_sec: milliseconds / 1000, tv_nsec: (milliseconds % 1000) * 1_000_000)
         var remaining = timespec()

@@ -1,14 +1,14 @@
 /// A setting the process cannot start with: which variable, and what is wrong with it (never its
 /// value, which may be a secret). Every module that reads configuration throws this one shape;
 /// the service reports it to the Runtime API's init-error endpoint.
-public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct ConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
     package let variable: String
     package let message: String
 
-    public init(variable: String, message: String) {
+    package init(variable: String, message: String) {
         self.variable = variable
         self.message = message
     }
 
-    public var description: String { "\(variable) \(message)" }
+    package var description: String { "\(variable) \(message)" }
 }

@@ -1,10 +1,10 @@
 /// Hex and base64 encodings over byte arrays, strict where input comes from outside.
-public enum Hex {
+package enum Hex {
     @usableFromInline static let digits = Array("0123456789abcdef".utf8)
 
     /// Lowercase hex: the one encoder (digests in SigV4, hashes and ids in the account store).
     /// Inlinable so SigV4's signing loop gets it specialized for `[UInt8]`.
-    @inlinable public static func encode<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
+    @inlinable package static func encode<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
         String(unsafeUninitializedCapacity: bytes.count * 2) { out in
             var i = 0
             for b in bytes {
@@ -16,7 +16,7 @@ public enum Hex {
         }
     }
 
-    public static func decode(_ text: String) -> [UInt8]? {
+    package static func decode(_ text: String) -> [UInt8]? {
         let chars = Array(text.utf8)
         guard chars.count % 2 == 0 else { return nil }
         var out = [UInt8]()
@@ -32,10 +32,10 @@ public enum Hex {
 }
 
 /// The canonical text of a UUID: lowercase hex in 8-4-4-4-12 groups.
-public enum UUIDText {
+package enum UUIDText {
     /// 36 characters, lowercase hex in 8-4-4-4-12 groups: the only UUID form this service writes,
     /// and the only one allowed into an S3 key or a policy.
-    public static func isCanonical(_ s: String) -> Bool {
+    package static func isCanonical(_ s: String) -> Bool {
         let b = Array(s.utf8)
         guard b.count == 36 else { return false }
         for (i, c) in b.enumerated() {
@@ -48,7 +48,7 @@ public enum UUIDText {
         return true
     }
 
-    public static func format<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
+    package static func format<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
         precondition(bytes.count == 16, "a UUID is 16 bytes")
         let c = Array(Hex.encode(bytes))
         return String(c[0..<8]) + "-" + String(c[8..<12]) + "-" + String(c[12..<16]) + "-" + String(c[16..<20]) + "-"
@@ -56,7 +56,7 @@ public enum UUIDText {
     }
 }
 
-public enum Base64 {
+package enum Base64 {
     private static let standard = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
     private static let urlSafe = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
     private static let padding = UInt8(ascii: "=")
@@ -67,23 +67,23 @@ public enum Base64 {
     }
 
     /// base64url without padding (JWS, RFC 7515 §2).
-    public static func urlEncode<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
+    package static func urlEncode<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
         encode(Array(bytes), alphabet: urlSafe, pad: false)
     }
 
     /// Strict base64url: url alphabet only, no padding, no whitespace, and the unused low bits of
     /// the last character must be zero (so each byte string has exactly one accepted encoding).
-    public static func urlDecode(_ text: Substring) -> [UInt8]? {
+    package static func urlDecode(_ text: Substring) -> [UInt8]? {
         decode(Array(text.utf8), urlSafe: true, padded: false)
     }
-    public static func urlDecode(_ text: String) -> [UInt8]? { urlDecode(Substring(text)) }
+    package static func urlDecode(_ text: String) -> [UInt8]? { urlDecode(Substring(text)) }
     /// The same over a part of a token's bytes (a non-ASCII byte fails the alphabet check).
     package static func urlDecode(_ bytes: ArraySlice<UInt8>) -> [UInt8]? {
         decode(Array(bytes), urlSafe: true, padded: false)
     }
 
     /// Standard base64 with padding (Function URL bodies). Also strict.
-    public static func decode(_ text: String) -> [UInt8]? { decode(Array(text.utf8), urlSafe: false, padded: true) }
+    package static func decode(_ text: String) -> [UInt8]? { decode(Array(text.utf8), urlSafe: false, padded: true) }
 
     private static func encode(_ b: [UInt8], alphabet: [UInt8], pad: Bool) -> String {
         var out = [UInt8]()

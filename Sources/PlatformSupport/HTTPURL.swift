@@ -4,21 +4,21 @@
 /// host of `a-z 0-9 . -` (lowercased) or an IPv6 literal in brackets, a port of 1–5 digits in
 /// 1–65535. User information (`user@`) is refused: a URL that names a host twice invites two
 /// readers to disagree on which one it means. A query or fragment only where the caller allows it.
-public struct HTTPURL: Sendable, Equatable {
+package struct HTTPURL: Sendable, Equatable {
     package static let maxBytes = 2048
 
     /// `http` or `https`, lowercase.
-    public let scheme: String
+    package let scheme: String
     /// Lowercase host name or IPv4 address, or an IPv6 literal with its brackets (`[::1]`).
-    public let host: String
-    public let port: Int?
+    package let host: String
+    package let port: Int?
     /// As written, "" or starting with `/`; the query and fragment are not part of it.
-    public let path: String
+    package let path: String
 
     var isHTTPS: Bool { scheme == "https" }
 
     /// Parses `text`, the value of `variable`; a refusal names the variable, never the value.
-    public init(_ text: String, variable: String, allowingQueryAndFragment: Bool = false) throws(ConfigurationError) {
+    package init(_ text: String, variable: String, allowingQueryAndFragment: Bool = false) throws(ConfigurationError) {
         func refuse(_ message: String) -> ConfigurationError {
             ConfigurationError(variable: variable, message: message)
         }
@@ -97,7 +97,7 @@ public struct HTTPURL: Sendable, Equatable {
     /// `GOOGLE_JWKS_URL`, and next `APPLE_AUTH_URL`): https, or plain http to a loopback host
     /// only (the tests' stand-ins). A query and a fragment are allowed unless the caller appends
     /// paths (`APPLE_AUTH_URL`).
-    public static func httpsOrLoopback(
+    package static func httpsOrLoopback(
         _ text: String, variable: String, allowingQueryAndFragment: Bool = true
     ) throws(ConfigurationError) -> HTTPURL {
         let url = try HTTPURL(text, variable: variable, allowingQueryAndFragment: allowingQueryAndFragment)

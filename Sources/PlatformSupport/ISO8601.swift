@@ -1,8 +1,8 @@
 /// ISO-8601 / RFC 3339 UTC timestamps ("2026-11-22T11:09:50.123Z"), formatted and parsed by hand
 /// (civil-from-days arithmetic) because the functions carry no Foundation.
-public enum ISO8601 {
+package enum ISO8601 {
     /// `2026-11-22T11:09:50Z`, or with `.123` when `fractional` is true.
-    public static func format(milliseconds: Int64, fractional: Bool = false) -> String {
+    package static func format(milliseconds: Int64, fractional: Bool = false) -> String {
         let seconds = floorDiv(milliseconds, 1000)
         let millis = Int(milliseconds - seconds * 1000)
         let days = floorDiv(seconds, 86_400)
@@ -17,7 +17,7 @@ public enum ISO8601 {
     package static func format(seconds: Int64) -> String { format(milliseconds: seconds * 1000) }
 
     /// The compact forms SigV4 uses: `20261122T110950Z` and `20261122`.
-    public static func amzDate(milliseconds: Int64) -> (dateTime: String, date: String) {
+    package static func amzDate(milliseconds: Int64) -> (dateTime: String, date: String) {
         let full = format(milliseconds: milliseconds)
         var compact = ""
         for ch in full where ch != "-" && ch != ":" { compact.append(ch) }
@@ -25,7 +25,7 @@ public enum ISO8601 {
     }
 
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fff…](Z|±HH:MM)` into milliseconds since the epoch.
-    public static func parse(_ text: String) -> Int64? {
+    package static func parse(_ text: String) -> Int64? {
         let b = Array(text.utf8)
         func num(_ from: Int, _ count: Int) -> Int? {
             guard from + count <= b.count else { return nil }

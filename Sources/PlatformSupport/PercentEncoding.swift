@@ -1,11 +1,11 @@
 /// RFC 3986 percent-encoding of UTF-8 bytes, the one implementation: `A-Z a-z 0-9 - _ . ~` stay,
 /// every other byte becomes `%XX` with uppercase digits (§2.1). SigV4's canonical requests and
 /// the form bodies of Apple's token endpoints both use it.
-public enum PercentEncoding {
+package enum PercentEncoding {
     static let hexDigits = Array("0123456789ABCDEF".utf8)
 
     /// Appends the encoding of `text` to `out`; `/` stays when `keepingSlash` (paths).
-    public static func append(_ text: String, keepingSlash: Bool = false, to out: inout [UInt8]) {
+    package static func append(_ text: String, keepingSlash: Bool = false, to out: inout [UInt8]) {
         out.reserveCapacity(out.count + text.utf8.count)
         for b in text.utf8 {
             switch b {

@@ -5,10 +5,10 @@ import Darwin
 #endif
 
 /// Bytes from the kernel CSPRNG; used for refresh tokens, UUIDs and retry jitter.
-public enum SecureRandom {
+package enum SecureRandom {
     /// The standard library's SystemRandomNumberGenerator is the kernel CSPRNG on Linux
     /// (getrandom(2), blocking until seeded), documented as cryptographically secure.
-    public static func bytes(_ count: Int) -> [UInt8] {
+    package static func bytes(_ count: Int) -> [UInt8] {
         var g = SystemRandomNumberGenerator()
         var out = [UInt8]()
         out.reserveCapacity(count + 8)

@@ -1,21 +1,21 @@
 import PlatformSupport
 
 /// The encodings SigV4 and the AWS REST protocols share.
-public enum SigV4 {
+package enum SigV4 {
     /// RFC 3986 percent-encoding of the UTF-8 bytes (`PercentEncoding`); `/` stays when
     /// `encodeSlash` is false (paths).
-    public static func encode(_ text: String, encodeSlash: Bool = true) -> String {
+    package static func encode(_ text: String, encodeSlash: Bool = true) -> String {
         var out = [UInt8]()
         PercentEncoding.append(text, keepingSlash: !encodeSlash, to: &out)
         return String(decoding: out, as: UTF8.self)
     }
 
     /// An object key as an S3 path: each byte encoded once, `/` kept, nothing normalized.
-    public static func encodePath(_ key: String) -> String { encode(key, encodeSlash: false) }
+    package static func encodePath(_ key: String) -> String { encode(key, encodeSlash: false) }
 
     /// Percent-decoding (for `encoding-type=url` list answers); nil on a malformed escape or
     /// bytes that are not UTF-8.
-    public static func decode(_ text: String) -> String? {
+    package static func decode(_ text: String) -> String? {
         var out = [UInt8]()
         let b = Array(text.utf8)
         var i = 0

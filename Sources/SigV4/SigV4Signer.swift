@@ -6,14 +6,14 @@ import PlatformSupport
 /// (encoded once, never normalized) and `x-amz-content-sha256` is always sent; for every other
 /// service the path is normalized (dot segments and empty segments removed) and encoded again.
 /// The derived signing key is cached per day, so a warm process pays four HMACs once a day.
-public struct SigV4Signer: Sendable, CustomStringConvertible {
+package struct SigV4Signer: Sendable, CustomStringConvertible {
     let service: String
     let region: String
     private var cachedKeyScope: (date: String, secret: String)?
     private var cachedKey: [UInt8] = []
     private var cachedDate: (second: Int64, dateTime: String, day: String)?
 
-    public init(service: String, region: String) {
+    package init(service: String, region: String) {
         self.service = service
         self.region = region
     }
@@ -21,7 +21,7 @@ public struct SigV4Signer: Sendable, CustomStringConvertible {
     var isS3: Bool { service == "s3" }
 
     /// Never shows the cached signing key.
-    public var description: String { "SigV4Signer(\(service), \(region))" }
+    package var description: String { "SigV4Signer(\(service), \(region))" }
 
     /// Headers botocore never signs (hop-by-hop, tracing, user agent): signing them would break
     /// as soon as a proxy or the HTTP layer touches them.
@@ -32,7 +32,7 @@ public struct SigV4Signer: Sendable, CustomStringConvertible {
     ]
 
     /// Signs `request` at `dateMilliseconds` (epoch, wall clock).
-    public mutating func sign(
+    package mutating func sign(
         _ request: SignableRequest, credentials: SigningCredentials, dateMilliseconds: Int64
     ) -> SignedRequest {
         let (amzDate, day) = formattedDate(milliseconds: dateMilliseconds)

@@ -1,5 +1,5 @@
 /// A request as it will go on the wire, before signing.
-public struct SignableRequest: Sendable {
+package struct SignableRequest: Sendable {
     var method: String
     /// The Host header value: lowercase host, with `:port` only when it is not the scheme's default.
     var host: String
@@ -11,7 +11,7 @@ public struct SignableRequest: Sendable {
     var headers: [(name: String, value: String)]
     var body: [UInt8]
 
-    public init(
+    package init(
         method: String, host: String, path: String, query: [(name: String, value: String)] = [],
         headers: [(name: String, value: String)] = [], body: [UInt8] = []
     ) {

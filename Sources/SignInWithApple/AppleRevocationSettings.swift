@@ -4,7 +4,7 @@ import PlatformSupport
 /// the team and key that sign `client_secret`, the `client_id` at Apple, and where Apple's token
 /// endpoints are. Read once at init; `nil` from `from(environment:)` means revocation is off.
 /// The key's PEM never shows in a description or a mirror (`AppleKeySource` redacts it).
-public struct AppleRevocationSettings: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible,
+package struct AppleRevocationSettings: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible,
     CustomReflectable
 {
     package static let defaultAuthURL = "https://appleid.apple.com"
@@ -15,14 +15,14 @@ public struct AppleRevocationSettings: Sendable, Equatable, CustomStringConverti
     /// `iss` of `client_secret`.
     package let teamID: String
     /// `kid` of `client_secret`.
-    public let keyID: String
+    package let keyID: String
     /// `client_id` at `/auth/token` and `/auth/revoke`, and `sub` of `client_secret`; the `aud` of
     /// the id_token Apple returns.
     package let clientID: String
     /// `scheme://host[:port][/path]` without a trailing slash; `/auth/token` and `/auth/revoke`
     /// are appended.
     package let authURL: String
-    public let keySource: AppleKeySource
+    package let keySource: AppleKeySource
 
     package init(teamID: String, keyID: String, clientID: String, authURL: String, keySource: AppleKeySource) {
         self.teamID = teamID
@@ -33,7 +33,7 @@ public struct AppleRevocationSettings: Sendable, Equatable, CustomStringConverti
     }
 
     /// From the process environment (`from(environment:)` with `Environment.get`).
-    public static func fromEnvironment() throws(ConfigurationError) -> AppleRevocationSettings? {
+    package static func fromEnvironment() throws(ConfigurationError) -> AppleRevocationSettings? {
         try from(environment: { Environment.get($0) })
     }
 
@@ -43,7 +43,7 @@ public struct AppleRevocationSettings: Sendable, Equatable, CustomStringConverti
     /// one of them, since Apple's id_token names it as its audience) and `APPLE_AUTH_URL` (https,
     /// or http to a loopback host; no query or fragment). An empty variable counts as unset.
     /// Errors name the variable and the rule, never the value.
-    public static func from(environment get: (String) -> String?) throws(ConfigurationError) -> Self? {
+    package static func from(environment get: (String) -> String?) throws(ConfigurationError) -> Self? {
         func value(_ name: String) -> String? {
             guard let v = get(name), !v.isEmpty else { return nil }
             return v
@@ -116,14 +116,14 @@ public struct AppleRevocationSettings: Sendable, Equatable, CustomStringConverti
         (1...maxClientIDBytes).contains(text.utf8.count) && text.utf8.allSatisfy(ASCII.isVisible)
     }
 
-    public var description: String {
+    package var description: String {
         "AppleRevocationSettings(teamID: \(teamID), keyID: \(keyID), clientID: \(clientID), authURL: \(authURL), "
             + "keySource: \(keySource))"
     }
 
-    public var debugDescription: String { description }
+    package var debugDescription: String { description }
 
-    public var customMirror: Mirror {
+    package var customMirror: Mirror {
         Mirror(
             self,
             children: [

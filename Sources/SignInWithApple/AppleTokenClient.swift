@@ -10,7 +10,7 @@ import StrictJSON
 /// failures, 429 and 5xx (but 501) go again after a jittered backoff, within `retry`'s attempts
 /// and the deadline. No token, code or secret reaches an error. Single-threaded, like the
 /// `HTTPClient` it shares.
-public final class AppleTokenClient {
+package final class AppleTokenClient {
     typealias Outcome = Result<HTTPResponse, AppleTokenError>
 
     package let settings: AppleRevocationSettings
@@ -33,7 +33,7 @@ public final class AppleTokenClient {
     /// With the key as PKCS#8 PEM: `APPLE_PRIVATE_KEY`'s value, or the SSM parameter's that
     /// `APPLE_PRIVATE_KEY_PARAMETER` names. A PEM that is not a P-256 key is a configuration
     /// error naming that variable (never the PEM).
-    public convenience init(
+    package convenience init(
         settings: AppleRevocationSettings, privateKeyPEM: String, http: HTTPClient, retry: RetryPolicy = .init()
     ) throws(ConfigurationError) {
         let key: P256PrivateKey
@@ -63,7 +63,7 @@ public final class AppleTokenClient {
     /// Validates `code` (an authorization code from the app) at `/auth/token`. The grant's
     /// id_token is not checked here: the caller verifies it with its TokenVerifier and compares
     /// its `sub` with the account's Apple identity before revoking anything.
-    public func exchange(code: String, deadline: Deadline) throws(AppleTokenError) -> AppleTokenGrant {
+    package func exchange(code: String, deadline: Deadline) throws(AppleTokenError) -> AppleTokenGrant {
         guard (1...Self.maxCodeBytes).contains(code.utf8.count), code.utf8.allSatisfy(ASCII.isPrintable) else {
             throw .rejected("invalid_request")
         }
@@ -75,7 +75,7 @@ public final class AppleTokenClient {
 
     /// Revokes `token` at `/auth/revoke`. Apple answers 200 also for a token it does not know
     /// (RFC 7009 §2.2), so success means "not usable any more", not "was valid".
-    public func revoke(_ token: String, hint: AppleTokenKind, deadline: Deadline) throws(AppleTokenError) {
+    package func revoke(_ token: String, hint: AppleTokenKind, deadline: Deadline) throws(AppleTokenError) {
         guard (1...Self.maxTokenBytes).contains(token.utf8.count), token.utf8.allSatisfy(ASCII.isVisible) else {
             throw .rejected("invalid_request")
         }
@@ -84,7 +84,7 @@ public final class AppleTokenClient {
 
     /// Revokes the grant's refresh token, or its access token when Apple sent no refresh token:
     /// either ends the user's authorization of the app.
-    public func revoke(_ grant: AppleTokenGrant, deadline: Deadline) throws(AppleTokenError) {
+    package func revoke(_ grant: AppleTokenGrant, deadline: Deadline) throws(AppleTokenError) {
         let (token, kind) = grant.revocable
         try revoke(token, hint: kind, deadline: deadline)
     }

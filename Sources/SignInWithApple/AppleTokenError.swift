@@ -1,6 +1,6 @@
 /// Why an exchange or a revocation did not happen. Never carries a token, a code or the secret:
 /// `.rejected` holds only one of the OAuth error names Apple documents, or a fixed word.
-public enum AppleTokenError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum AppleTokenError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Apple (or, for a code or token of the wrong shape, this client before sending) refused the
     /// request: `invalid_grant` (expired or used code), `invalid_client` (the secret or client id),
     /// ... or `unrecognized` for an answer that names no documented error.
@@ -25,7 +25,7 @@ public enum AppleTokenError: Error, Sendable, Equatable, CustomStringConvertible
         return .rejected(code)
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .rejected(let code): return "Apple refused the request (\(code))"
         case .unavailable: return "Apple's token endpoint did not answer in time"

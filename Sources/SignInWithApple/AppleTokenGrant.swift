@@ -1,11 +1,11 @@
 /// What Apple's `/auth/token` gave for an authorization code. The caller verifies `idToken` with
 /// its TokenVerifier (it must name the account's Apple identity) before revoking anything. Every
 /// token is a bearer credential: none appears in a description, a debug description or a mirror.
-public struct AppleTokenGrant: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible,
+package struct AppleTokenGrant: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible,
     CustomReflectable
 {
-    public let idToken: String
-    public let refreshToken: String?
+    package let idToken: String
+    package let refreshToken: String?
     package let accessToken: String?
 
     package init(idToken: String, refreshToken: String?, accessToken: String?) {
@@ -21,15 +21,15 @@ public struct AppleTokenGrant: Sendable, Equatable, CustomStringConvertible, Cus
         return (accessToken ?? "", .accessToken)
     }
 
-    public var description: String {
+    package var description: String {
         func shown(_ token: String?) -> String { token == nil ? "none" : "redacted" }
         return "AppleTokenGrant(idToken: redacted, refreshToken: \(shown(refreshToken)), "
             + "accessToken: \(shown(accessToken)))"
     }
 
-    public var debugDescription: String { description }
+    package var debugDescription: String { description }
 
-    public var customMirror: Mirror {
+    package var customMirror: Mirror {
         func shown(_ token: String?) -> String { token == nil ? "none" : "redacted" }
         return Mirror(
             self,

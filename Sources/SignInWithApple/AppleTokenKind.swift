@@ -1,5 +1,5 @@
 /// Which of Apple's tokens a revocation names: `token_type_hint` at `/auth/revoke`.
-public enum AppleTokenKind: String, Sendable, Equatable {
+package enum AppleTokenKind: String, Sendable, Equatable {
     case refreshToken = "refresh_token"
     case accessToken = "access_token"
 }

@@ -1,8 +1,8 @@
 import PlatformSupport
 
 /// Why a document was refused. The offset is a byte index, safe to report (it echoes no content).
-public struct JSONError: Error, Equatable, Sendable, CustomStringConvertible {
-    public enum Reason: String, Sendable {
+package struct JSONError: Error, Equatable, Sendable, CustomStringConvertible {
+    package enum Reason: String, Sendable {
         case unexpectedEnd = "unexpected end of input"
         case unexpectedCharacter = "unexpected character"
         case invalidNumber = "invalid number"
@@ -13,17 +13,17 @@ public struct JSONError: Error, Equatable, Sendable, CustomStringConvertible {
         case tooDeep = "nesting too deep"
         case trailingData = "data after the JSON value"
     }
-    public let reason: Reason
+    package let reason: Reason
     package let offset: Int
-    public var description: String { "\(reason.rawValue) at byte \(offset)" }
+    package var description: String { "\(reason.rawValue) at byte \(offset)" }
 }
 
 /// A strict RFC 8259 parser: one value, no comments, no trailing commas, no NaN, valid UTF-8 and
 /// surrogate pairs only, duplicate keys refused, nesting bounded.
-public struct JSONParser {
+package struct JSONParser {
     package static let maxDepth = 64
 
-    public static func parse(_ bytes: [UInt8]) throws(JSONError) -> JSONValue {
+    package static func parse(_ bytes: [UInt8]) throws(JSONError) -> JSONValue {
         try bytes.withUnsafeBufferPointer { (buf) throws(JSONError) -> JSONValue in
             var p = Cursor(buf: buf)
             p.skipWhitespace()

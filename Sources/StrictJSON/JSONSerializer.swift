@@ -2,14 +2,14 @@ import PlatformSupport
 
 /// Compact JSON output. Strings are escaped per RFC 8259 (and `/` is left alone).
 extension JSONValue {
-    public func serialized() -> [UInt8] {
+    package func serialized() -> [UInt8] {
         var out = [UInt8]()
         out.reserveCapacity(256)
         write(into: &out)
         return out
     }
 
-    public func serializedString() -> String { String(decoding: serialized(), as: UTF8.self) }
+    package func serializedString() -> String { String(decoding: serialized(), as: UTF8.self) }
 
     func write(into out: inout [UInt8]) {
         switch self {

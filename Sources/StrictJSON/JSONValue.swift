@@ -1,7 +1,7 @@
 /// A JSON document as a value. Objects keep their member order (so output is stable and reads
 /// like the contract) and never hold a key twice: the parser rejects duplicates, because two
 /// parsers that disagree on which duplicate wins is a classic token-forgery vector.
-public enum JSONValue: Equatable, Sendable {
+package enum JSONValue: Equatable, Sendable {
     case null
     case bool(Bool)
     /// The number's literal text as it appeared (or was produced): lossless for 64-bit integers.
@@ -10,18 +10,18 @@ public enum JSONValue: Equatable, Sendable {
     case array([JSONValue])
     case object(JSONObject)
 
-    public static func int(_ v: Int64) -> JSONValue { .number(String(v)) }
-    public static func int(_ v: Int) -> JSONValue { .number(String(v)) }
+    package static func int(_ v: Int64) -> JSONValue { .number(String(v)) }
+    package static func int(_ v: Int) -> JSONValue { .number(String(v)) }
 
-    public var stringValue: String? { if case .string(let s) = self { return s } else { return nil } }
-    public var boolValue: Bool? { if case .bool(let b) = self { return b } else { return nil } }
-    public var objectValue: JSONObject? { if case .object(let o) = self { return o } else { return nil } }
-    public var arrayValue: [JSONValue]? { if case .array(let a) = self { return a } else { return nil } }
-    public var isNull: Bool { self == .null }
+    package var stringValue: String? { if case .string(let s) = self { return s } else { return nil } }
+    package var boolValue: Bool? { if case .bool(let b) = self { return b } else { return nil } }
+    package var objectValue: JSONObject? { if case .object(let o) = self { return o } else { return nil } }
+    package var arrayValue: [JSONValue]? { if case .array(let a) = self { return a } else { return nil } }
+    package var isNull: Bool { self == .null }
 
     /// The number as an exact 64-bit integer: accepts `1700000000` and `1700000000.0`/`1.7e9`
     /// when they denote an integer in range; nil for anything else.
-    public var int64Value: Int64? {
+    package var int64Value: Int64? {
         guard case .number(let text) = self else { return nil }
         if let v = Int64(text) { return v }
         guard let d = Double(text), d.isFinite, d == d.rounded(), abs(d) < 9.0e15 else { return nil }
@@ -33,19 +33,19 @@ public enum JSONValue: Equatable, Sendable {
         return Double(text)
     }
 
-    public subscript(key: String) -> JSONValue? { objectValue?[key] }
+    package subscript(key: String) -> JSONValue? { objectValue?[key] }
 }
 
 /// An ordered JSON object with unique keys. Lookups scan linearly: the objects here are small.
 /// Keys are compared by their UTF-8 bytes (RFC 8259 §8.3), not by Swift's `==`, which treats
 /// canonically equivalent strings ("é" and "e" + U+0301, "K" and KELVIN SIGN) as equal.
-public struct JSONObject: Equatable, Sendable, Sequence {
+package struct JSONObject: Equatable, Sendable, Sequence {
     private(set) var members: [(key: String, value: JSONValue)]
 
-    public init() { members = [] }
+    package init() { members = [] }
 
     /// Builds an object; a later member with the same key replaces the earlier one's value.
-    public init(_ members: [(String, JSONValue)]) {
+    package init(_ members: [(String, JSONValue)]) {
         self.members = []
         for (k, v) in members { self[k] = v }
     }
@@ -53,7 +53,7 @@ public struct JSONObject: Equatable, Sendable, Sequence {
     package var count: Int { members.count }
     package var keys: [String] { members.map(\.key) }
 
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         get { members.first(where: { JSONObject.sameKey($0.key, key) })?.value }
         set {
             if let i = members.firstIndex(where: { JSONObject.sameKey($0.key, key) }) {
@@ -69,9 +69,9 @@ public struct JSONObject: Equatable, Sendable, Sequence {
     /// Appends without the uniqueness scan; the parser checks duplicates itself.
     mutating func appendUnchecked(_ key: String, _ value: JSONValue) { members.append((key, value)) }
 
-    public func makeIterator() -> IndexingIterator<[(key: String, value: JSONValue)]> { members.makeIterator() }
+    package func makeIterator() -> IndexingIterator<[(key: String, value: JSONValue)]> { members.makeIterator() }
 
-    public static func == (a: JSONObject, b: JSONObject) -> Bool {
+    package static func == (a: JSONObject, b: JSONObject) -> Bool {
         a.members.count == b.members.count
             && zip(a.members, b.members).allSatisfy { sameKey($0.key, $1.key) && $0.value == $1.value }
     }
@@ -80,10 +80,10 @@ public struct JSONObject: Equatable, Sendable, Sequence {
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
     ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral
 {
-    public init(stringLiteral value: String) { self = .string(value) }
-    public init(booleanLiteral value: Bool) { self = .bool(value) }
-    public init(integerLiteral value: Int) { self = .number(String(value)) }
-    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
-    public init(dictionaryLiteral elements: (String, JSONValue)...) { self = .object(JSONObject(elements)) }
-    public init(nilLiteral: ()) { self = .null }
+    package init(stringLiteral value: String) { self = .string(value) }
+    package init(booleanLiteral value: Bool) { self = .bool(value) }
+    package init(integerLiteral value: Int) { self = .number(String(value)) }
+    package init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    package init(dictionaryLiteral elements: (String, JSONValue)...) { self = .object(JSONObject(elements)) }
+    package init(nilLiteral: ()) { self = .null }
 }

@@ -14,7 +14,7 @@ package struct ProviderSettings: Sendable, Equatable {
     package var isEnabled: Bool { !audiences.isEmpty }
 }
 
-public struct VerifierConfiguration: Sendable, Equatable {
+package struct VerifierConfiguration: Sendable, Equatable {
     static let defaultAppleJWKSURL = "https://appleid.apple.com/auth/keys"
     static let defaultGoogleJWKSURL = "https://www.googleapis.com/oauth2/v3/certs"
 
@@ -54,7 +54,7 @@ public struct VerifierConfiguration: Sendable, Equatable {
 
     /// The providers this deployment accepts, in `IdentityProvider` order (for messages and the
     /// key prefetch).
-    public var enabledProviders: [IdentityProvider] {
+    package var enabledProviders: [IdentityProvider] {
         IdentityProvider.allCases.filter { settings(for: $0).isEnabled }
     }
 

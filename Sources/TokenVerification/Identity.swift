@@ -1,10 +1,10 @@
 /// The identity providers whose ID tokens this service accepts. `firebase` is opt-in
 /// (`FIREBASE_PROJECT_ID`), for apps moving from Firebase Auth.
-public enum IdentityProvider: String, Sendable, CaseIterable {
+package enum IdentityProvider: String, Sendable, CaseIterable {
     case apple, google, firebase
 
     /// For messages: "Apple", "Google", "Firebase".
-    public var displayName: String {
+    package var displayName: String {
         switch self {
         case .apple: return "Apple"
         case .google: return "Google"
@@ -14,7 +14,7 @@ public enum IdentityProvider: String, Sendable, CaseIterable {
 
     /// For messages that list providers by the names a request uses: "apple, google", or
     /// "none" when the list is empty.
-    public static func names(_ providers: [IdentityProvider]) -> String {
+    package static func names(_ providers: [IdentityProvider]) -> String {
         providers.isEmpty ? "none" : providers.map(\.rawValue).joined(separator: ", ")
     }
 }
@@ -22,15 +22,15 @@ public enum IdentityProvider: String, Sendable, CaseIterable {
 /// What a verified ID token says about its user. `subject` is the provider's stable user id
 /// (already checked against `[A-Za-z0-9._-]{1,255}`, never `.` or `..`, so it is safe as an S3
 /// key segment; a Firebase uid also at most 128 characters).
-public struct VerifiedIdentity: Sendable, Equatable {
-    public var provider: IdentityProvider
-    public var subject: String
-    public var email: String?
+package struct VerifiedIdentity: Sendable, Equatable {
+    package var provider: IdentityProvider
+    package var subject: String
+    package var email: String?
     package var emailVerified: Bool?
     /// Apple's `is_private_email` (a private-relay address).
     package var isPrivateEmail: Bool?
     /// Google's and Firebase's `name`; Apple's tokens carry none (the app passes it on first sign-in).
-    public var name: String?
+    package var name: String?
     /// Apple's `real_user_status` (0 unsupported, 1 unknown, 2 likely real).
     package var realUserStatus: Int?
 
@@ -50,8 +50,8 @@ public struct VerifiedIdentity: Sendable, Equatable {
 
 /// Why a token was refused. `message` says what was wrong and never quotes the token or a
 /// claim's value.
-public struct TokenError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Kind: Sendable {
+package struct TokenError: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Kind: Sendable {
         /// INVALID_TOKEN: malformed, bad signature, unknown key, wrong issuer/audience/nonce…
         case invalid
         /// TOKEN_EXPIRED: `exp` passed, beyond the leeway.
@@ -62,8 +62,8 @@ public struct TokenError: Error, Sendable, Equatable, CustomStringConvertible {
         case keysUnavailable
     }
 
-    public let kind: Kind
-    public let message: String
+    package let kind: Kind
+    package let message: String
 
     package init(kind: Kind, message: String) {
         self.kind = kind
@@ -72,5 +72,5 @@ public struct TokenError: Error, Sendable, Equatable, CustomStringConvertible {
 
     static func invalid(_ message: String) -> TokenError { TokenError(kind: .invalid, message: message) }
 
-    public var description: String { "\(kind): \(message)" }
+    package var description: String { "\(kind): \(message)" }
 }

@@ -3,7 +3,7 @@ import PlatformSupport
 extension TokenVerifier {
     /// Verifies a Sign in with Apple server-to-server notification (the `payload` Apple posts):
     /// the same JWS rules and keys as Apple's ID tokens, then `AppleNotificationRules`.
-    public func verifyAppleNotification(
+    package func verifyAppleNotification(
         _ payload: String, deadline: Deadline
     ) throws(TokenError) -> AppleAccountNotification {
         let claims = try verifiedClaims(payload, provider: .apple, deadline: deadline)

@@ -6,14 +6,14 @@ import StrictJSON
 /// Verifies Apple, Google and (opted in) Firebase ID tokens. Holds each provider's JWKS cache, so one verifier should
 /// live as long as the process (warm invocations reuse the keys). Synchronous and not
 /// thread-safe, like the `HTTPClient` it fetches keys with.
-public final class TokenVerifier {
+package final class TokenVerifier {
     let configuration: VerifierConfiguration
     private let http: HTTPClient
     let now: () -> Int64
     private var states: [IdentityProvider: KeySetState] = [:]
 
     /// - Parameter now: wall-clock seconds; token times and cache ages are measured with it.
-    public init(configuration: VerifierConfiguration, http: HTTPClient, now: @escaping () -> Int64 = Clock.nowSeconds) {
+    package init(configuration: VerifierConfiguration, http: HTTPClient, now: @escaping () -> Int64 = Clock.nowSeconds) {
         self.configuration = configuration
         self.http = http
         self.now = now
@@ -22,7 +22,7 @@ public final class TokenVerifier {
     /// Verifies `idToken` as `provider`'s ID token for this deployment and returns who it names.
     /// - Parameter nonce: the request's raw nonce; when given, the token's `nonce` must equal it
     ///   or its lowercase hex SHA-256.
-    public func verify(
+    package func verify(
         _ idToken: String, provider: IdentityProvider, nonce: String?, deadline: Deadline
     ) throws(TokenError) -> VerifiedIdentity {
         let claims = try verifiedClaims(idToken, provider: provider, deadline: deadline)
@@ -50,7 +50,7 @@ public final class TokenVerifier {
     /// Fetches the keys of every enabled provider whose cache is not fresh, all at once (one
     /// network round), so the first sign-in does not wait. Failures are remembered (and retried
     /// by the next verification), never thrown.
-    public func prefetchKeys(deadline: Deadline) {
+    package func prefetchKeys(deadline: Deadline) {
         let t = now()
         let due = configuration.enabledProviders.filter { !(states[$0]?.isFresh(t) ?? false) }
         refresh(due, deadline: deadline)

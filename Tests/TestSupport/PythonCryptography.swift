@@ -8,19 +8,19 @@ import Glibc
 /// independent of ours; the test PKI generator) in the repository root and returns its standard
 /// output. Bounded: the process is killed after `timeoutSeconds`. A missing venv fails the test;
 /// nothing is skipped.
-public enum PythonCryptography {
-    public struct Failure: Error, CustomStringConvertible {
-        public let description: String
-        public init(description: String) { self.description = description }
+package enum PythonCryptography {
+    package struct Failure: Error, CustomStringConvertible {
+        package let description: String
+        package init(description: String) { self.description = description }
     }
 
     /// `python -c script arguments…`.
-    public static func run(_ script: String, arguments: [String] = [], timeoutSeconds: Int = 60) throws -> String {
+    package static func run(_ script: String, arguments: [String] = [], timeoutSeconds: Int = 60) throws -> String {
         try python(["-c", script] + arguments, timeoutSeconds: timeoutSeconds)
     }
 
     /// `python arguments…` (e.g. `["-m", "signin_tools.standins.appstore_pki"]`).
-    public static func python(_ arguments: [String], timeoutSeconds: Int = 120) throws -> String {
+    package static func python(_ arguments: [String], timeoutSeconds: Int = 120) throws -> String {
         let root = Repository.root
         let python = root.appendingPathComponent(".venv/bin/python")
         guard FileManager.default.isExecutableFile(atPath: python.path) else {

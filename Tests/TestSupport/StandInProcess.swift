@@ -11,10 +11,10 @@ import Glibc
 /// Started per test, stopped by `stop()` (stdin closed, then SIGTERM, then SIGKILL, by pid, each
 /// wait bounded) and at the latest when this process exits (its stdin closes). A missing venv
 /// fails the test; nothing is skipped.
-public final class StandInProcess {
-    public struct Failure: Error, CustomStringConvertible {
-        public let description: String
-        public init(description: String) { self.description = description }
+package final class StandInProcess {
+    package struct Failure: Error, CustomStringConvertible {
+        package let description: String
+        package init(description: String) { self.description = description }
     }
 
     private let process = Process()
@@ -23,10 +23,10 @@ public final class StandInProcess {
     private var buffer: [UInt8] = []
     private var stopped = false
     /// The hello line's sections (e.g. `idp`, `apple_auth`), each a map of environment variables.
-    public private(set) var sections: [String: [String: String]] = [:]
+    package private(set) var sections: [String: [String: String]] = [:]
 
     /// - Parameter modes: serve_standins' flags, e.g. `["--idp"]`.
-    public init(_ modes: [String]) throws {
+    package init(_ modes: [String]) throws {
         let root = Repository.root
         let python = root.appendingPathComponent(".venv/bin/python")
         guard FileManager.default.isExecutableFile(atPath: python.path) else {
@@ -58,7 +58,7 @@ public final class StandInProcess {
     deinit { stop() }
 
     /// The environment of one section; every URL in it must be on loopback.
-    public func section(_ name: String) throws -> [String: String] {
+    package func section(_ name: String) throws -> [String: String] {
         guard let env = sections[name] else { throw Failure(description: "stand-in printed no \(name) section") }
         for (key, value) in env where key.hasSuffix("_URL") {
             guard value.hasPrefix("http://127.0.0.1:") else {
@@ -68,7 +68,7 @@ public final class StandInProcess {
         return env
     }
 
-    public func stop() {
+    package func stop() {
         guard !stopped else { return }
         stopped = true
         try? input.fileHandleForWriting.close()
@@ -82,7 +82,7 @@ public final class StandInProcess {
 
     /// Sends one command and returns its one-line answer.
     @discardableResult
-    public func command(_ cmd: JSONValue) throws -> JSONValue {
+    package func command(_ cmd: JSONValue) throws -> JSONValue {
         var line = cmd.serialized()
         line.append(0x0a)
         try input.fileHandleForWriting.write(contentsOf: Data(line))
