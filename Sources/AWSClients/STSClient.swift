@@ -74,7 +74,8 @@ package struct AssumeRoleRequest: Sendable {
 }
 
 /// Credentials STS issued. `description` and reflection show the key id and expiry only.
-package struct TemporaryCredentials: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+package struct TemporaryCredentials: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable
+{
     package var accessKeyID: String
     package var secretAccessKey: String
     package var sessionToken: String

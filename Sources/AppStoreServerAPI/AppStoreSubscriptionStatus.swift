@@ -8,8 +8,9 @@ package struct AppStoreSubscriptionStatus: Sendable, Equatable {
     package var signedTransactionInfo: String
     package var signedRenewalInfo: String?
 
-    package init(status: Int?, originalTransactionId: String?, signedTransactionInfo: String, signedRenewalInfo: String?)
-    {
+    package init(
+        status: Int?, originalTransactionId: String?, signedTransactionInfo: String, signedRenewalInfo: String?
+    ) {
         self.status = status
         self.originalTransactionId = originalTransactionId
         self.signedTransactionInfo = signedTransactionInfo

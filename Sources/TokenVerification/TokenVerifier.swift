@@ -13,7 +13,8 @@ package final class TokenVerifier {
     private var states: [IdentityProvider: KeySetState] = [:]
 
     /// - Parameter now: wall-clock seconds; token times and cache ages are measured with it.
-    package init(configuration: VerifierConfiguration, http: HTTPClient, now: @escaping () -> Int64 = Clock.nowSeconds) {
+    package init(configuration: VerifierConfiguration, http: HTTPClient, now: @escaping () -> Int64 = Clock.nowSeconds)
+    {
         self.configuration = configuration
         self.http = http
         self.now = now
