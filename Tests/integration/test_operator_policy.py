@@ -4,13 +4,15 @@ from signin_tools.operator_grants import operator_policy
 from test_template import (ACCOUNT, ACCOUNT_ALL, ARN, BUCKET, DELETIONS, IDENTITIES, MARKERS, SESSIONS, TEMPLATE, UUID,
                            grants)
 
-PURCHASES = ARN + "purchases/*"
+CLAIMS = ARN + "purchases/apple/*"
+STATES = ARN + "purchases/apple-state/*"
 
 EXPECTED_OPERATOR_GRANTS = {
     ("s3:ListBucket", BUCKET),                                          # find/check listings; 404s
     ("s3:ListBucketVersions", BUCKET),                                  # delete: the purge (users/<uuid>/ only)
     *{(a, IDENTITIES) for a in ("s3:GetObject", "s3:PutObject", "s3:DeleteObject", "s3:DeleteObjectVersion")},
-    *{(a, PURCHASES) for a in ("s3:GetObject", "s3:DeleteObject", "s3:DeleteObjectVersion")},
+    *{(a, CLAIMS) for a in ("s3:GetObject", "s3:DeleteObject", "s3:DeleteObjectVersion")},   # never creates a claim
+    ("s3:GetObject", STATES),                                           # purchase states: read only
     *{(a, ACCOUNT) for a in ("s3:GetObject", "s3:PutObject", "s3:PutObjectTagging")},   # documents, session revokes (tagged)
     *{("s3:PutObject", m) for m in MARKERS if not m.endswith("/account/")},   # completing a half-made account
     *{(a, ACCOUNT_ALL) for a in ("s3:DeleteObject", "s3:DeleteObjectVersion", "s3:AbortMultipartUpload")},   # the purge

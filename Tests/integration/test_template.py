@@ -39,6 +39,8 @@ OBJECT_PREFIXES = {IDENTITIES, ACCOUNT, *ACCOUNT_DOCUMENTS, SESSIONS, *MARKERS, 
                    PURCHASE_STATES, NOTIFICATIONS,
                    ARN + "users/*"}   # users/* only for the user-access role
 APPLE_KEY_PARAMETER = "arn:${AWS::Partition}:ssm:${AWS::Region}:${AWS::AccountId}:parameter${ApplePrivateKeyParameter}"
+APPSTORE_API_KEY_PARAMETER = ("arn:${AWS::Partition}:ssm:${AWS::Region}:${AWS::AccountId}:"
+                              "parameter${AppStoreApiPrivateKeyParameter}")
 S3_OBJECT_ACTIONS = {"s3:GetObject", "s3:PutObject", "s3:DeleteObject", "s3:DeleteObjectVersion", "s3:PutObjectTagging",
                      "s3:AbortMultipartUpload"}
 CONTRACT_ENV = {"IDENTITY_BUCKET", "USER_ROLE_ARN", "APPLE_AUDIENCES", "GOOGLE_AUDIENCES", "CREDENTIALS_DURATION_SECONDS",
@@ -83,6 +85,7 @@ EXPECTED_FUNCTION_GRANTS = {
         *{(a, PURCHASE_STATES) for a in ("s3:GetObject", "s3:PutObject")},   # each purchase's newest state, never deleted
         *{(a, NOTIFICATIONS) for a in ("s3:GetObject", "s3:PutObject")},   # at-most-once markers
         ("ssm:GetParameter", APPLE_KEY_PARAMETER),                      # the Sign in with Apple key, when configured
+        ("ssm:GetParameter", APPSTORE_API_KEY_PARAMETER),               # the In-App Purchase key, when configured
         ("logs:CreateLogStream", ("getatt", "AuthLinkLogGroup")), ("logs:PutLogEvents", ("getatt", "AuthLinkLogGroup")),
         ("sqs:SendMessage", ("getatt", "ScheduledRunDeadLetterQueue")),   # a failed asynchronous (scheduled) invocation
     },
@@ -171,8 +174,8 @@ def test_no_wildcard_action_or_resource_wider_than_allowed():
     for owner, roles, action, key, st in grants():
         seen += 1
         assert "*" not in action and "?" not in action, f"{owner}: wildcard action {action}"
-        if key == APPLE_KEY_PARAMETER:
-            assert action == "ssm:GetParameter" and roles == ["AuthLinkRole"], f"{owner}: {action} on the Apple key"
+        if key in (APPLE_KEY_PARAMETER, APPSTORE_API_KEY_PARAMETER):
+            assert action == "ssm:GetParameter" and roles == ["AuthLinkRole"], f"{owner}: {action} on an Apple key"
         elif isinstance(key, str):
             assert key in OBJECT_PREFIXES, f"{owner}: resource {key} is not one of the object patterns this design allows"
             assert key != ACCOUNT_ALL or ((roles == ["AuthLinkRole"] or owner == "OperatorPolicy")

@@ -187,7 +187,13 @@ extension SimulatedGrants {
                 SimulatedGrant(
                     actions: ["s3:GetObject", "s3:DeleteObject", "s3:DeleteObjectVersion"],
                     resources: [
-                        "$B/purchases/*"
+                        "$B/purchases/apple/*"
+                    ],
+                    prefix: nil),
+                SimulatedGrant(
+                    actions: ["s3:GetObject"],
+                    resources: [
+                        "$B/purchases/apple-state/*"
                     ],
                     prefix: nil),
                 SimulatedGrant(
