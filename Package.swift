@@ -32,7 +32,7 @@ let package = Package(
 
         .target(name: "PlatformSupport"),
         .target(name: "StrictJSON", dependencies: ["PlatformSupport"]),
-        .target(name: "CryptoPrimitives", dependencies: ["COpenSSL", "CCryptoShim", "PlatformSupport"]),
+        .target(name: "CryptoPrimitives", dependencies: ["COpenSSL", "CCryptoShim", "StrictJSON", "PlatformSupport"]),
         .target(name: "CurlHTTP", dependencies: ["CCurlShim", "PlatformSupport"]),
         .target(name: "LambdaRuntime", dependencies: ["CurlHTTP", "StrictJSON", "PlatformSupport"]),
         .target(name: "SigV4", dependencies: ["CryptoPrimitives", "PlatformSupport"]),

@@ -14,14 +14,14 @@ package final class AppStoreServerAPIClient {
 
     package let settings: AppStoreServerAPISettings
     private let key: P256PrivateKey
-    private let http: HTTPClient
-    package var retry: RetryPolicy
     /// Seconds since the epoch, for the token's `iat` (tests move it).
     private let now: () -> Int64
+    /// One request at a time through the retry loop, at most `requestTimeoutCapMilliseconds` an
+    /// attempt.
+    package var sender: RetryingSender
 
     /// Upper bound for one attempt; the deadline usually binds first.
-    package var requestTimeoutCapMilliseconds = 3_000
-    static let minimumAttemptMilliseconds: Int64 = 100
+    static let requestTimeoutCapMilliseconds = 3_000
     /// An answer lists every subscription group's latest transactions: a few signed items of a few KiB.
     static let maxResponseBytes = 256 * 1024
 
@@ -30,10 +30,8 @@ package final class AppStoreServerAPIClient {
     package convenience init(
         settings: AppStoreServerAPISettings, privateKeyPEM: String, http: HTTPClient, retry: RetryPolicy = .init()
     ) throws(ConfigurationError) {
-        let key: P256PrivateKey
-        do throws(P256PrivateKey.KeyError) { key = try P256PrivateKey(pem: privateKeyPEM) } catch {
-            throw ConfigurationError(
-                variable: settings.keySource.variable, message: "does not hold a usable In-App Purchase key: \(error)")
+        let key = try settings.keySource.p256Key(pem: privateKeyPEM) { error in
+            "does not hold a usable In-App Purchase key: \(error)"
         }
         self.init(settings: settings, key: key, http: http, retry: retry)
     }
@@ -44,9 +42,9 @@ package final class AppStoreServerAPIClient {
     ) {
         self.settings = settings
         self.key = key
-        self.http = http
-        self.retry = retry
         self.now = now
+        sender = RetryingSender(
+            http: http, retry: retry, requestTimeoutCapMilliseconds: Self.requestTimeoutCapMilliseconds)
     }
 
     /// The statuses of every subscription of the customer who made `transactionID` (any
@@ -59,20 +57,17 @@ package final class AppStoreServerAPIClient {
             throw .rejected(status: 400)
         }
         let url = settings.base(sandbox: sandbox) + "/inApps/v1/subscriptions/" + transactionID
-        let response = try http.sendAll(
-            1, retry: retry, minimumAttemptMilliseconds: Self.minimumAttemptMilliseconds, deadline: deadline,
-            requests: { _, _ in
+        let response = try sender.send(
+            deadline: deadline,
+            request: { timeout in
                 let token = AppStoreServerAPIToken.make(settings: settings, key: key, now: now())
-                return [
-                    HTTPRequest(
-                        method: "GET", url: url,
-                        headers: [("Authorization", "Bearer " + token), ("Accept", "application/json")],
-                        timeoutMilliseconds: deadline.requestTimeout(cap: requestTimeoutCapMilliseconds),
-                        maxResponseBytes: Self.maxResponseBytes)
-                ]
+                return HTTPRequest(
+                    method: "GET", url: url,
+                    headers: [("Authorization", "Bearer " + token), ("Accept", "application/json")],
+                    timeoutMilliseconds: timeout, maxResponseBytes: Self.maxResponseBytes)
             },
-            interpret: { _, answer, _ in Self.verdict(answer) },
-            giveUp: { _, _, _, _ in .failure(.unavailable) })[0].get()
+            interpret: Self.verdict, giveUp: .failure(.unavailable)
+        ).get()
         return try Self.statuses(from: response.body)
     }
 
@@ -80,8 +75,7 @@ package final class AppStoreServerAPIClient {
     static func verdict(_ answer: Result<HTTPResponse, HTTPError>) -> RetryVerdict<Outcome, AppStoreServerAPIError> {
         switch answer {
         case .failure(let error):
-            if error.isRetryable { return .retry(.unavailable) }
-            return .final(.failure(error.kind == .responseTooLarge ? .malformedAnswer : .unavailable))
+            return .transportFailure(error, unavailable: .unavailable, malformed: .malformedAnswer)
         case .success(let response):
             switch response.status {
             case 200: return .final(.success(response))

@@ -1,34 +1,12 @@
+import CryptoPrimitives
+
 /// Where the In-App Purchase key that signs App Store Server API requests comes from: the PEM
 /// itself (`APPSTORE_API_PRIVATE_KEY`), or the name of an SSM SecureString parameter holding it
-/// (`APPSTORE_API_PRIVATE_KEY_PARAMETER`), read by the first claim that needs it. The PEM never
-/// appears in a description or a mirror; a parameter name is not a secret and shows.
-package enum AppStoreServerAPIKeySource: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible,
-    CustomReflectable
-{
-    case pem(String)
-    case parameter(name: String)
+/// (`APPSTORE_API_PRIVATE_KEY_PARAMETER`), read by the first claim that needs it. Redacted as
+/// every `PrivateKeySource` is.
+package typealias AppStoreServerAPIKeySource = PrivateKeySource<AppStoreServerAPIKeyVariables>
 
-    /// The variable the key came from, for a configuration error about the key itself.
-    package var variable: String {
-        switch self {
-        case .pem: return "APPSTORE_API_PRIVATE_KEY"
-        case .parameter: return "APPSTORE_API_PRIVATE_KEY_PARAMETER"
-        }
-    }
-
-    package var description: String {
-        switch self {
-        case .pem: return "pem(redacted)"
-        case .parameter(let name): return "parameter(\(name))"
-        }
-    }
-
-    package var debugDescription: String { description }
-
-    package var customMirror: Mirror {
-        switch self {
-        case .pem: return Mirror(self, children: ["pem": "redacted"], displayStyle: .enum)
-        case .parameter(let name): return Mirror(self, children: ["parameter": name], displayStyle: .enum)
-        }
-    }
+/// `APPSTORE_API_PRIVATE_KEY` / `APPSTORE_API_PRIVATE_KEY_PARAMETER`.
+package enum AppStoreServerAPIKeyVariables: PrivateKeyVariables {
+    package static let pem = "APPSTORE_API_PRIVATE_KEY"
 }

@@ -1,3 +1,4 @@
+import CryptoPrimitives
 import PlatformSupport
 
 /// The App Store Server API (contract v3, optional): the In-App Purchase key and issuer that sign
@@ -57,21 +58,7 @@ package struct AppStoreServerAPISettings: Sendable, Equatable {
         guard isIssuerID(issuer) else {
             throw refuse("APPSTORE_API_ISSUER_ID", "must be the issuer id App Store Connect shows (a UUID)")
         }
-        let source: AppStoreServerAPIKeySource
-        switch (value("APPSTORE_API_PRIVATE_KEY"), value("APPSTORE_API_PRIVATE_KEY_PARAMETER")) {
-        case (nil, nil):
-            throw refuse(
-                "APPSTORE_API_PRIVATE_KEY",
-                "or APPSTORE_API_PRIVATE_KEY_PARAMETER must be set when APPSTORE_API_KEY_ID is")
-        case (.some, .some):
-            throw refuse("APPSTORE_API_PRIVATE_KEY", "and APPSTORE_API_PRIVATE_KEY_PARAMETER are both set (set one)")
-        case (let pem?, nil): source = .pem(pem)
-        case (nil, let name?):
-            guard SSMParameterName.isValid(name) else {
-                throw refuse("APPSTORE_API_PRIVATE_KEY_PARAMETER", "must be 1-2048 characters of [A-Za-z0-9_./-]")
-            }
-            source = .parameter(name: name)
-        }
+        let source = try AppStoreServerAPIKeySource.from(environment: value, requiredWhenSet: "APPSTORE_API_KEY_ID")
         var base: String?
         if let text = value("APPSTORE_API_URL") {
             let url = try HTTPURL.httpsOrLoopback(text, variable: "APPSTORE_API_URL", allowingQueryAndFragment: false)

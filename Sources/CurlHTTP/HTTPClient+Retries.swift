@@ -7,6 +7,18 @@ package enum RetryVerdict<Outcome, Failure> {
     case retry(Failure)
 }
 
+extension RetryVerdict where Failure: Error {
+    /// An API client's verdict when no answer came (`RetryingSender`'s callers): another attempt
+    /// when the failure may pass (`HTTPError.isRetryable`), else final; `unavailable` either way,
+    /// but `malformed` when the answer was over the size bound.
+    package static func transportFailure<Success>(
+        _ error: HTTPError, unavailable: Failure, malformed: Failure
+    ) -> Self where Outcome == Result<Success, Failure> {
+        if error.isRetryable { return .retry(unavailable) }
+        return .final(.failure(error.kind == .responseTooLarge ? malformed : unavailable))
+    }
+}
+
 extension HTTPClient {
     /// The one bounded-retry loop for requests that go out together (S3 and STS calls, the JWKS
     /// fetches). Every round is one `sendAll` (overlapped on the wire); the requests whose answer

@@ -1,10 +1,9 @@
 import CryptoPrimitives
-import PlatformSupport
 import StrictJSON
 
 /// `client_secret` for Apple's token endpoints ("Creating a client secret"): an ES256 JWT,
 /// header `{"alg":"ES256","kid":<key id>}`, claims `iss` (team id), `iat`, `exp`, `aud` and `sub`
-/// (client id), signed with the Sign in with Apple key as JWS `r ‖ s`, base64url without padding.
+/// (client id), signed with the Sign in with Apple key (`P256PrivateKey.compactJWS`).
 package enum AppleClientSecret {
     /// Apple's audience for every client secret, whatever `APPLE_AUTH_URL` points at: the secret
     /// is addressed to Apple's validation server, not to a URL.
@@ -15,13 +14,11 @@ package enum AppleClientSecret {
 
     /// The JWT for `settings` at `now` (seconds since the epoch).
     package static func make(settings: AppleRevocationSettings, key: P256PrivateKey, now: Int64) -> String {
-        let header: JSONValue = .object(JSONObject([("alg", "ES256"), ("kid", .string(settings.keyID))]))
-        let claims: JSONValue = .object(
-            JSONObject([
+        key.compactJWS(
+            keyID: settings.keyID,
+            claims: JSONObject([
                 ("iss", .string(settings.teamID)), ("iat", .int(now)), ("exp", .int(now + lifetimeSeconds)),
                 ("aud", .string(audience)), ("sub", .string(settings.clientID)),
             ]))
-        let signingInput = Base64.urlEncode(header.serialized()) + "." + Base64.urlEncode(claims.serialized())
-        return signingInput + "." + Base64.urlEncode(key.sign(message: Array(signingInput.utf8)))
     }
 }

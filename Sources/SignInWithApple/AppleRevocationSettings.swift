@@ -1,3 +1,4 @@
+import CryptoPrimitives
 import PlatformSupport
 
 /// Sign in with Apple token revocation (account deletion, App Store Review Guideline 5.1.1(v)):
@@ -59,20 +60,8 @@ package struct AppleRevocationSettings: Sendable, Equatable, CustomStringConvert
         guard isAppleIdentifier(team) else { throw refuse("APPLE_TEAM_ID", "must be 10 characters of A-Z and 0-9") }
         guard isAppleIdentifier(key) else { throw refuse("APPLE_KEY_ID", "must be 10 characters of A-Z and 0-9") }
 
-        let keySource: AppleKeySource
-        switch (value("APPLE_PRIVATE_KEY"), value("APPLE_PRIVATE_KEY_PARAMETER")) {
-        case (nil, nil):
-            throw refuse("APPLE_PRIVATE_KEY", "or APPLE_PRIVATE_KEY_PARAMETER must be set when APPLE_TEAM_ID is")
-        case (.some, .some):
-            throw refuse("APPLE_PRIVATE_KEY", "and APPLE_PRIVATE_KEY_PARAMETER are both set (set one)")
-        case (let pem?, nil):
-            keySource = .pem(pem)
-        case (nil, let name?):
-            guard SSMParameterName.isValid(name) else {  // a typo stops the init, not a deletion
-                throw refuse("APPLE_PRIVATE_KEY_PARAMETER", "must be 1-2048 characters of [A-Za-z0-9_./-]")
-            }
-            keySource = .parameter(name: name)
-        }
+        // a typo in the parameter's name stops the init, not a deletion
+        let keySource = try AppleKeySource.from(environment: value, requiredWhenSet: "APPLE_TEAM_ID")
 
         let audiences = value("APPLE_AUDIENCES")?.commaSeparatedItems() ?? []  // as TokenVerification reads it
         let clientID: String

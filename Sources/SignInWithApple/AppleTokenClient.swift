@@ -15,15 +15,14 @@ package final class AppleTokenClient {
 
     package let settings: AppleRevocationSettings
     private let key: P256PrivateKey
-    private let http: HTTPClient
-    package var retry: RetryPolicy
     /// Seconds since the epoch, for `client_secret`'s `iat` (tests move it).
     private let now: () -> Int64
+    /// One request at a time through the retry loop, at most `requestTimeoutCapMilliseconds` an
+    /// attempt.
+    package var sender: RetryingSender
 
     /// Upper bound for one attempt; the deadline usually binds first.
-    package var requestTimeoutCapMilliseconds = 5_000
-    /// No attempt starts with less than this left before the deadline.
-    static let minimumAttemptMilliseconds: Int64 = 100
+    static let requestTimeoutCapMilliseconds = 5_000
     static let maxResponseBytes = 64 * 1024
     /// Apple's codes are about 70 characters; anything near this is not one.
     static let maxCodeBytes = 1024
@@ -36,15 +35,13 @@ package final class AppleTokenClient {
     package convenience init(
         settings: AppleRevocationSettings, privateKeyPEM: String, http: HTTPClient, retry: RetryPolicy = .init()
     ) throws(ConfigurationError) {
-        let key: P256PrivateKey
-        do throws(P256PrivateKey.KeyError) { key = try P256PrivateKey(pem: privateKeyPEM) } catch {
+        let key = try settings.keySource.p256Key(pem: privateKeyPEM) { error in
             let subject: String
             switch settings.keySource {
             case .pem: subject = "does not hold"
             case .parameter: subject = "names a parameter that does not hold"
             }
-            throw ConfigurationError(
-                variable: settings.keySource.variable, message: subject + " a usable Sign in with Apple key: \(error)")
+            return subject + " a usable Sign in with Apple key: \(error)"
         }
         self.init(settings: settings, key: key, http: http, retry: retry)
     }
@@ -55,9 +52,9 @@ package final class AppleTokenClient {
     ) {
         self.settings = settings
         self.key = key
-        self.http = http
-        self.retry = retry
         self.now = now
+        sender = RetryingSender(
+            http: http, retry: retry, requestTimeoutCapMilliseconds: Self.requestTimeoutCapMilliseconds)
     }
 
     /// Validates `code` (an authorization code from the app) at `/auth/token`. The grant's
@@ -92,32 +89,24 @@ package final class AppleTokenClient {
     /// One form POST through the retry loop; the secret is made per attempt (fresh `iat`).
     private func post(_ path: String, _ fields: [(name: String, value: String)], deadline: Deadline) -> Outcome {
         let url = settings.authURL + path
-        return http.sendAll(
-            1, retry: retry, minimumAttemptMilliseconds: Self.minimumAttemptMilliseconds, deadline: deadline,
-            requests: { _, _ in
+        return sender.send(
+            deadline: deadline,
+            request: { timeout in
                 let secret = AppleClientSecret.make(settings: settings, key: key, now: now())
-                let body = FormEncoding.body(
-                    [("client_id", settings.clientID), ("client_secret", secret)] + fields)
-                return [
-                    HTTPRequest(
-                        method: "POST", url: url,
-                        headers: [
-                            ("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json"),
-                        ],
-                        body: body, timeoutMilliseconds: deadline.requestTimeout(cap: requestTimeoutCapMilliseconds),
-                        maxResponseBytes: Self.maxResponseBytes)
-                ]
+                let body = FormEncoding.body([("client_id", settings.clientID), ("client_secret", secret)] + fields)
+                return HTTPRequest(
+                    method: "POST", url: url,
+                    headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json")],
+                    body: body, timeoutMilliseconds: timeout, maxResponseBytes: Self.maxResponseBytes)
             },
-            interpret: { _, answer, _ in Self.verdict(answer) },
-            giveUp: { _, _, _, _ in .failure(.unavailable) })[0]
+            interpret: Self.verdict, giveUp: .failure(.unavailable))
     }
 
     /// What one answer means: success (2xx), a transient failure, or Apple's refusal.
     static func verdict(_ answer: Result<HTTPResponse, HTTPError>) -> RetryVerdict<Outcome, AppleTokenError> {
         switch answer {
         case .failure(let error):
-            if error.isRetryable { return .retry(.unavailable) }
-            return .final(.failure(error.kind == .responseTooLarge ? .malformedAnswer : .unavailable))
+            return .transportFailure(error, unavailable: .unavailable, malformed: .malformedAnswer)
         case .success(let response):
             switch response.status {
             case 200...299: return .final(.success(response))
