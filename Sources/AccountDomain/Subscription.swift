@@ -40,11 +40,15 @@ package struct Subscription: Sendable, Equatable {
 
     /// The order of entitlement: paid before unpaid, `active` before `grace`, then the later
     /// expiry (none: does not expire), then the later signature and the smaller id (a total order,
-    /// so every writer picks the same best).
+    /// so every writer picks the same best). The expiry is compared in whole seconds, the precision
+    /// an entry's `expiryDate` keeps: a purchase just verified (milliseconds) and one read back from
+    /// profile.json must order the same way, or two writers could pick different bests (simulation
+    /// seed 7031: two expiries 132 ms apart in one second).
     static func isBetter(_ a: Subscription, than b: Subscription) -> Bool {
         func rank(_ s: Status) -> Int { s == .active ? 2 : s == .grace ? 1 : 0 }
+        func second(_ ms: Int64?) -> Int64 { ms.map { $0 >= 0 ? $0 / 1000 : ($0 - 999) / 1000 } ?? .max }
         if rank(a.status) != rank(b.status) { return rank(a.status) > rank(b.status) }
-        let ae = a.expiryMs ?? .max, be = b.expiryMs ?? .max
+        let ae = second(a.expiryMs), be = second(b.expiryMs)
         if ae != be { return ae > be }
         if a.signedDateMs != b.signedDateMs { return a.signedDateMs > b.signedDateMs }
         return a.originalTransactionID < b.originalTransactionID

@@ -63,9 +63,15 @@ extension SimulationChecks {
                 ("storageLimit", .int(paid ? SimulationWorld.product.storageLimit : 209_715_200)),
                 ("expiryDate", best.expiry.map { .string(ISO8601.format(milliseconds: $0)) } ?? .null),
             ]
+            let candidates = claimed.map { id in
+                let s = states[id]
+                return "\(id) \(s?["status"]?.stringValue ?? "?") expires \(s?["expiresDate"]?.int64Value ?? -1)"
+                    + " grace \(s?["gracePeriodExpiresDate"]?.int64Value ?? -1) signed \(s?["signedDate"]?.int64Value ?? -1)"
+            }
             for (name, value) in expected where subscription[name] != value {
                 report(
-                    "\(who)'s subscription \(name) is \(subscription[name] ?? .null), the best purchase says \(value)")
+                    "\(who)'s subscription \(name) is \(subscription[name] ?? .null), the best purchase says \(value)"
+                        + " (stored states: \(candidates.joined(separator: "; ")); entries: \(entries))")
             }
         }
     }
@@ -77,7 +83,9 @@ extension SimulationChecks {
         let candidates = states.map { (id, s) -> (id: String, status: String, expiry: Int64?, signed: Int64) in
             let status = s["status"]?.stringValue ?? ""
             let grace = status == "grace" ? s["gracePeriodExpiresDate"]?.int64Value : nil
-            return (id, status, grace ?? s["expiresDate"]?.int64Value, s["signedDate"]?.int64Value ?? 0)
+            // In whole seconds, as the contract's `expiryDate` is written (the order's precision).
+            let expiry = (grace ?? s["expiresDate"]?.int64Value).map { $0 / 1000 * 1000 }
+            return (id, status, expiry, s["signedDate"]?.int64Value ?? 0)
         }
         func rank(_ s: String) -> Int { s == "active" ? 2 : s == "grace" ? 1 : 0 }
         return candidates.max { a, b in
