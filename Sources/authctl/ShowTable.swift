@@ -1,3 +1,4 @@
+import PlatformSupport
 import StrictJSON
 
 /// `show`'s readable form, built from the same JSON as `show --json` (one source for both).
@@ -53,12 +54,15 @@ enum ShowTable {
         let purchases = json["purchases"]?.arrayValue ?? []
         out.append("PURCHASES (\(purchases.count))")
         rows = [["originalTransactionId", "claimed", "product", "status", "expires", "signed"]]
+        // The stored state keeps Apple's milliseconds since the epoch; people read ISO-8601.
+        func time(_ v: JSONValue?) -> String { v?.int64Value.map { ISO8601.format(milliseconds: $0) } ?? s(v) }
         for p in purchases {
             let st = p["state"]
             let none = st == nil || st == .null
             rows.append([
                 s(p["originalTransactionId"]), s(p["claimed"]), none ? "none" : s(st?["productId"]),
-                none ? "none" : s(st?["status"]), none ? "-" : s(st?["expiresDate"]), none ? "-" : s(st?["signedDate"]),
+                none ? "none" : s(st?["status"]), none ? "-" : time(st?["expiresDate"]),
+                none ? "-" : time(st?["signedDate"]),
             ])
         }
         out += table(rows)
