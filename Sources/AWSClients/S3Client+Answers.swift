@@ -35,15 +35,7 @@ extension S3Client {
                 kind: .other, message: "ListObjectVersions answer is not a ListVersionsResult",
                 status: response.status)
         }
-        // Keys the app wrote may hold characters XML cannot carry: asked url-encoded, decoded
-        // when S3 says it encoded them.
-        let urlEncoded = root["EncodingType"] == "url"
-        func decoded(_ raw: String?) throws(AWSError) -> String {
-            guard let raw, let key = urlEncoded ? SigV4.decode(raw) : raw, !key.isEmpty else {
-                throw AWSError(kind: .other, message: "ListObjectVersions answer has a malformed key")
-            }
-            return key
-        }
+        let decoded = listedKeyDecoder(root, answer: "ListObjectVersions")
         var versions: [S3ObjectVersion] = []
         for item in root.children where item.name == "Version" || item.name == "DeleteMarker" {
             versions.append(
@@ -74,5 +66,20 @@ extension S3Client {
             throw AWSError(kind: .other, message: "DeleteObjects answer lists more errors than objects sent")
         }
         return S3BatchDeleteOutcome(deleted: count - failed.count, failed: failed)
+    }
+
+    /// How a listing's keys are read: keys the app wrote may hold characters XML cannot carry, so
+    /// listings are asked url-encoded and decoded when S3 says it encoded them; an empty or
+    /// undecodable key is a malformed answer of `answer`.
+    static func listedKeyDecoder(
+        _ root: XMLTag, answer: String
+    ) -> (String?) throws(AWSError) -> String {
+        let urlEncoded = root["EncodingType"] == "url"
+        return { (raw: String?) throws(AWSError) -> String in
+            guard let raw, let key = urlEncoded ? SigV4.decode(raw) : raw, !key.isEmpty else {
+                throw AWSError(kind: .other, message: "\(answer) answer has a malformed key")
+            }
+            return key
+        }
     }
 }

@@ -92,13 +92,7 @@ extension S3Client {
                 kind: .other, message: "ListMultipartUploads answer is not a ListMultipartUploadsResult",
                 status: response.status)
         }
-        let urlEncoded = root["EncodingType"] == "url"
-        func decoded(_ raw: String?) throws(AWSError) -> String {
-            guard let raw, let key = urlEncoded ? SigV4.decode(raw) : raw, !key.isEmpty else {
-                throw AWSError(kind: .other, message: "ListMultipartUploads answer has a malformed key")
-            }
-            return key
-        }
+        let decoded = listedKeyDecoder(root, answer: "ListMultipartUploads")
         var uploads: [S3Upload] = []
         for item in root.children("Upload") {
             guard let id = item["UploadId"], !id.isEmpty else {

@@ -12,13 +12,7 @@ import Testing
 @Suite struct MotoListedKeysTests {
     let deadline = Deadline.after(milliseconds: 30_000)
 
-    func batch() throws -> AWSBatch {
-        let http = try HTTPClient()
-        let config = try Moto.config()
-        return AWSBatch(
-            s3: S3Client(http: http, config: config, bucket: try Moto.env().bucket),
-            sts: STSClient(http: http, config: config))
-    }
+    func batch() throws -> AWSBatch { try Moto.batch() }
 
     /// A signed request with any key, as a user's own credentials would send it.
     func raw(

@@ -11,13 +11,7 @@ import Testing
 @Suite struct MotoPurgeTests {
     let deadline = Deadline.after(milliseconds: 30_000)
 
-    func batch() throws -> AWSBatch {
-        let http = try HTTPClient()
-        let config = try Moto.config()
-        return AWSBatch(
-            s3: S3Client(http: http, config: config, bucket: try Moto.env().bucket),
-            sts: STSClient(http: http, config: config))
-    }
+    func batch() throws -> AWSBatch { try Moto.batch() }
 
     func listAll(_ b: AWSBatch, _ prefix: String) throws -> [S3ObjectVersion] {
         var all: [S3ObjectVersion] = []

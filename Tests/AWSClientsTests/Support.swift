@@ -112,6 +112,15 @@ enum Moto {
     }
 
     /// The stand-in's environment; fails the test (never skips) when moto cannot be had.
+    /// A batch over moto's bucket with the tests' admin identity (what the purge suites send).
+    static func batch() throws -> AWSBatch {
+        let http = try HTTPClient()
+        let config = try config()
+        return AWSBatch(
+            s3: S3Client(http: http, config: config, bucket: try env().bucket),
+            sts: STSClient(http: http, config: config))
+    }
+
     static func env() throws -> Env {
         let child = try shared.get()
         guard let m = child.hello["moto"], let region = m["AWS_REGION"]?.stringValue,
