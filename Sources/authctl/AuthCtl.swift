@@ -58,6 +58,20 @@ enum Console {
         return uuid
     }
 
+    /// What `show` and `export` read: connect, know the operator, resolve `who`, inspect the account.
+    static func inspect(
+        _ who: String, _ connection: ConnectionOptions, action: String, withObjectKeys: Bool, timeoutMilliseconds: Int64
+    ) throws -> (context: OperatorContext, caller: CallerIdentity, uuid: String, inspection: AccountInspection) {
+        let context = try connect(connection)
+        let caller = try caller(context)
+        let uuid = try resolve(who, context, caller: caller, action: action)
+        do throws(AccountError) {
+            let inspection = try context.service.inspect(
+                uuid, withObjectKeys: withObjectKeys, deadline: .after(milliseconds: timeoutMilliseconds))
+            return (context, caller, uuid, inspection)
+        } catch { throw failure(error) }
+    }
+
     /// The operator's identity, before any change (no audit line, no change without it).
     static func caller(_ context: OperatorContext) throws -> CallerIdentity {
         do throws(AWSError) { return try context.operatorIdentity() } catch {

@@ -34,14 +34,8 @@ struct ShowCommand: ParsableCommand {
     @Argument(help: "The account (as for find).") var who: String
 
     func run() throws {
-        let context = try Console.connect(connection)
-        let caller = try Console.caller(context)
-        let uuid = try Console.resolve(who, context, caller: caller, action: "show")
-        let inspection: AccountInspection
-        do throws(AccountError) {
-            inspection = try context.service.inspect(
-                uuid, withObjectKeys: false, deadline: .after(milliseconds: 60_000))
-        } catch { throw Console.failure(error) }
+        let (context, caller, uuid, inspection) = try Console.inspect(
+            who, connection, action: "show", withObjectKeys: false, timeoutMilliseconds: 60_000)
         AuditLine(
             caller: caller, action: "show", serviceUserID: uuid, reason: nil, dryRun: false,
             outcome: inspection.exists ? "shown" : "not-found"
@@ -62,14 +56,8 @@ struct ExportCommand: ParsableCommand {
     @Option(help: "Why (the support ticket), for the audit line.") var reason: String?
 
     func run() throws {
-        let context = try Console.connect(connection)
-        let caller = try Console.caller(context)
-        let uuid = try Console.resolve(who, context, caller: caller, action: "export")
-        let inspection: AccountInspection
-        do throws(AccountError) {
-            inspection = try context.service.inspect(
-                uuid, withObjectKeys: withObjectKeys, deadline: .after(milliseconds: 300_000))
-        } catch { throw Console.failure(error) }
+        let (_, caller, uuid, inspection) = try Console.inspect(
+            who, connection, action: "export", withObjectKeys: withObjectKeys, timeoutMilliseconds: 300_000)
         let bytes = inspection.json(nowMs: Clock.nowMilliseconds(), forExport: true).serialized()
         if let out {
             try Terminal.writeFile(out, bytes + [10])
