@@ -7,7 +7,14 @@ import PlatformSupport
 extension AccountService {
     package func listSessions(token: String, deadline: Deadline) throws(AccountError) -> [SessionSummary] {
         let auth = try authenticate(token, recent: false, deadline: deadline)
-        return try liveSessions(auth.token.serviceUserID, account: auth.account, deadline: deadline).map {
+        let (live, complete) = try liveSessionsPage(auth.token.serviceUserID, account: auth.account, deadline: deadline)
+        // The session may end between its check and the listing (a deletion, an unlink, a
+        // revoke racing this call). A whole listing without it is the newer truth: answer
+        // that, not a success that marks no session current (the storm caught one).
+        guard !complete || live.contains(where: { $0.0.sessionID == auth.token.sessionID }) else {
+            throw .sessionInvalid(reason: "it ended while its sessions were listed")
+        }
+        return live.map {
             (record, _) in
             SessionSummary(
                 sessionID: record.sessionID, provider: record.identity.provider, device: record.device,
@@ -81,9 +88,17 @@ extension AccountService {
     func liveSessions(
         _ uuid: String, account: Account, deadline: Deadline
     ) throws(AccountError) -> [(SessionRecord, String)] {
+        try liveSessionsPage(uuid, account: account, deadline: deadline).live
+    }
+
+    /// `liveSessions`, and whether the listing was whole (not truncated after 1,000 records).
+    func liveSessionsPage(
+        _ uuid: String, account: Account, deadline: Deadline
+    ) throws(AccountError) -> (live: [(SessionRecord, String)], complete: Bool) {
         var listing = Round()
-        let page = listing.list(AccountKeys.sessionsPrefix(uuid))
-        let keys = try backend.run(listing, deadline: deadline).value(page).keys.filter {
+        let slot = listing.list(AccountKeys.sessionsPrefix(uuid))
+        let page = try backend.run(listing, deadline: deadline).value(slot)
+        let keys = page.keys.filter {
             $0.hasSuffix(".json")
                 && AccountKeys.isHexID(String($0.dropFirst(AccountKeys.sessionsPrefix(uuid).utf8.count).dropLast(5)))
         }
@@ -115,6 +130,6 @@ extension AccountService {
             for key in dead.prefix(AccountService.sessionsPerRound) { _ = cleanup.delete(key, .none) }
             _ = backend.run(cleanup, deadline: deadline)
         }
-        return live
+        return (live, !page.isTruncated)
     }
 }

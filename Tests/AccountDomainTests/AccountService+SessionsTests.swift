@@ -145,6 +145,29 @@ import Testing
         _ = try f.service.listSessions(token: rotated.session.refreshToken.value, deadline: .none)
     }
 
+    /// The storm's find: a session that ends between its check and the listing (here another
+    /// device signs everyone else out) answers SESSION_INVALID, not a list that marks no
+    /// session current.
+    @Test func aSessionEndingWhileItsSessionsAreListedIsInvalid() throws {
+        let f = AccountFixture()
+        let a = try f.signUp(), b = try f.signUp()
+        var raced = false
+        f.backend.intercept = { call, _ in
+            if !raced, case .s3List = call {
+                raced = true
+                _ = try? f.service.signOutOthers(token: b.session.refreshToken.value, deadline: .none)
+            }
+            return .proceed
+        }
+        #expect(
+            accountError { _ = try f.service.listSessions(token: a.session.refreshToken.value, deadline: .none) }
+                == "sessionInvalid")
+        #expect(raced)
+        f.backend.intercept = nil
+        let list = try f.service.listSessions(token: b.session.refreshToken.value, deadline: .none)
+        #expect(list.map(\.sessionID) == [b.session.refreshToken.sessionID] && list.map(\.isCurrent) == [true])
+    }
+
     @Test func signOutOthersAndSignOutSessionFollowTheRecentAuthRule() throws {
         let f = AccountFixture()
         let a = try f.signUp(), b = try f.signUp(), c = try f.signUp()

@@ -126,6 +126,9 @@ struct SimulationChecks {
                 default: break
                 }
             }
+            if r.name == "list", case .success(let answer) = r.outcome, answer != SimulationWorld.listMarksItsOwn {
+                fail("op \(r.id) list: answered success but \(answer), not its own session")
+            }
             if r.forged {
                 if r.succeeded { fail("op \(r.id) \(r.name): a forged token was accepted") }
                 if let w = writes.first(where: { $0.op == r.id }) {

@@ -98,6 +98,8 @@ struct OpRecord {
 
 /// The simulated people and their devices: which operations they run, what they hold.
 final class SimulationWorld: @unchecked Sendable {
+    /// What a successful `list` answers when it marks exactly the presented session current.
+    static let listMarksItsOwn = "marks its own session current"
     let scheduler: Scheduler
     let settings: AccountSettings
     private(set) var records: [OpRecord] = []
@@ -195,7 +197,9 @@ final class SimulationWorld: @unchecked Sendable {
             }
         case 62..<67:
             _ = run(actor, "list", session: s) { service throws(AccountError) in
-                try service.listSessions(token: s.held, deadline: .none).count
+                let current = try service.listSessions(token: s.held, deadline: .none).filter(\.isCurrent)
+                return current.map(\.sessionID) == [s.sessionID]
+                    ? SimulationWorld.listMarksItsOwn : "marks \(current.map { $0.sessionID.prefix(6) }) current"
             }
         case 67..<72:
             _ = run(actor, "signOutOthers", session: s) { service throws(AccountError) in
