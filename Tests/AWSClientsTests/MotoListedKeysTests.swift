@@ -10,7 +10,8 @@ import Testing
 /// their unfinished multipart uploads, against moto with signature checking on. The user's
 /// writes go out as raw signed requests: this service's own S3Client refuses such keys.
 @Suite struct MotoListedKeysTests {
-    let deadline = Deadline.after(milliseconds: 30_000)
+    /// 30 s for each call, not for the whole test: moto is shared with other suites running meanwhile.
+    var deadline: Deadline { .after(milliseconds: 30_000) }
 
     func batch() throws -> AWSBatch { try Moto.batch() }
 

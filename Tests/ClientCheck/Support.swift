@@ -66,6 +66,18 @@ actor StateLog {
         }
     }
 
+    /// The names once a sign-out followed the sign-in (at most 5 s): the stream delivers states
+    /// on its own task, so reading right after the action could come too early.
+    func namesOnceSignedOut() async -> [String] {
+        for _ in 0..<250 {
+            if let i = names.firstIndex(of: "signedIn"), names[i...].contains(where: { $0.hasPrefix("signedOut(") }) {
+                break
+            }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return names
+    }
+
     static func watching(_ session: SignInSession) async -> StateLog {
         let log = StateLog()
         let stream = await session.authStates()

@@ -58,10 +58,10 @@ do {
         let confirmed = await other.signOut()
         var code = ""
         do { try await session.refresh() } catch { code = errorName(error) }
-        try await Task.sleep(for: .milliseconds(200))
+        let states = await log.namesOnceSignedOut()
         emit([
             "otherSignedOut": confirmed, "error": code, "storeEmpty": harness.storedData() == nil,
-            "states": await log.names, "user": await session.currentUser == nil ? "none" : "some",
+            "states": states, "user": await session.currentUser == nil ? "none" : "some",
         ])
 
     case "outage":
@@ -101,9 +101,9 @@ do {
         try await Task.sleep(for: .milliseconds(1500))
         await session.signOut()
         let outcome = await refresh.value
-        try await Task.sleep(for: .milliseconds(300))
+        let states = await log.namesOnceSignedOut()
         emit([
-            "refresh": outcome, "storeEmpty": harness.storedData() == nil, "states": await log.names,
+            "refresh": outcome, "storeEmpty": harness.storedData() == nil, "states": states,
             "user": await session.currentUser == nil ? "none" : "some",
         ])
 
@@ -117,8 +117,8 @@ do {
         } else {
             _ = try await session.deleteAccount()
         }
-        try await Task.sleep(for: .milliseconds(200))
-        emit(["storeEmpty": harness.storedData() == nil, "states": await log.names])
+        let states = await log.namesOnceSignedOut()
+        emit(["storeEmpty": harness.storedData() == nil, "states": states])
 
     case "wire":
         emit(await wireCheck(arguments))

@@ -82,3 +82,35 @@ func signedInSession(
     _ = try await session.signIn(with: .apple, idToken: "id-token")
     return session
 }
+
+/// Holds the first answer that reaches it until the test opens it, and tells the test once it
+/// got there: the order of a race is set by the test, not by sleeps a busy machine outlasts.
+/// Later answers (the sign-out's own call) pass; every wait is bounded (10 s).
+final class Gate: @unchecked Sendable {
+    private let lock = NSLock()
+    private var arrivals = 0, isOpen = false
+
+    /// Called by the transport: the first caller waits until the gate opens.
+    func pass() async {
+        guard
+            lock.withLock({ () -> Bool in
+                arrivals += 1
+                return arrivals == 1
+            })
+        else { return }
+        await Self.wait { self.lock.withLock { self.isOpen } }
+    }
+
+    /// Returns once the first answer is waiting at the gate.
+    func reached() async { await Self.wait { self.lock.withLock { self.arrivals > 0 } } }
+
+    func open() { lock.withLock { isOpen = true } }
+
+    private static func wait(until done: () -> Bool) async {
+        var polls = 0
+        while !done() && polls < 1_000 {
+            polls += 1
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+    }
+}

@@ -5,7 +5,7 @@ import Testing
 
 /// Signs in with `rt-0`/`AK0`; each refresh answers `rt-N`/`AKN` after `hold`, or what `fault` says.
 func backend(
-    expiresIn: TimeInterval = 100, hold: Duration = .zero,
+    expiresIn: TimeInterval = 100, hold: Duration = .zero, gate: Gate? = nil,
     fault: (@Sendable (Int) throws -> TransportAnswer?)? = nil
 ) -> ScriptedTransport {
     let counter = Counter()
@@ -16,6 +16,7 @@ func backend(
         let n = counter.next()
         if let answer = try fault?(n) { return answer }
         try await Task.sleep(for: hold)
+        await gate?.pass()
         return Answers.ok(Answers.session(token: "rt-\(n)", key: "AK\(n)"))
     }
 }
@@ -109,12 +110,14 @@ final class Counter: @unchecked Sendable {
         }
     }
 
-    @Test func aRefreshAnswerAfterSignOutIsDropped() async throws {
+    @Test(.timeLimit(.minutes(1))) func aRefreshAnswerAfterSignOutIsDropped() async throws {
         let store = InMemorySessionStore()
-        let session = try await signedInSession(backend(hold: .milliseconds(300)), store: store)
+        let gate = Gate()
+        let session = try await signedInSession(backend(gate: gate), store: store)
         let refresh = Task { try await session.refresh() }
-        try await Task.sleep(for: .milliseconds(50))
+        await gate.reached()  // the refresh is at the server...
         await session.signOut()
+        gate.open()  // ...and answers only after the sign-out
         await #expect(throws: SignInError.sessionChanged) { try await refresh.value }
         #expect(try store.load() == nil)
         #expect(await session.currentUser == nil)

@@ -150,7 +150,8 @@ import Testing
         }
         let elapsed = Int64((Clock.monotonicNanoseconds() - started) / 1_000_000)
         #expect(elapsed >= budget - 200, "the attempt should have waited for its timeout")
-        #expect(elapsed < budget + 500, "took \(elapsed) ms for a \(budget) ms deadline")
+        // Far below three 5 s attempts (what ignoring the deadline costs), with room for a busy machine.
+        #expect(elapsed < budget + 2_000, "took \(elapsed) ms for a \(budget) ms deadline")
     }
 
     @Test func aCodeOfTheWrongShapeIsNeverSent() throws {

@@ -64,6 +64,17 @@ def test_auth_signin_bad_json_is_an_invalid_request_envelope(emulator):
         assert "errorType" not in answer  # a normal response, not the error endpoint
 
 
+def logs_once(emu, ready, seconds: float = 5.0) -> str:
+    """The emulator's log once `ready(log)` holds (at most `seconds`): the runtime writes an
+    invocation's line after posting its answer, so a caller may read the log before it is there."""
+    deadline = time.monotonic() + seconds
+    log = emu.logs()
+    while not ready(log) and time.monotonic() < deadline:
+        time.sleep(0.05)
+        log = emu.logs()
+    return log
+
+
 def test_throwing_handler_is_reported_and_the_process_keeps_serving(emulator):
     emu = emulator("lambda-probe")
     before = context_of(emu)
@@ -119,7 +130,7 @@ def test_many_invocations_in_one_process(emulator):
         else:
             assert emu.invoke({"mode": "echo", "n": n}) == {"mode": "echo", "n": n}
     assert len(ids) == 5
-    assert emu.logs().count("outcome=ok") == 200
+    assert logs_once(emu, lambda log: log.count("outcome=ok") >= 200).count("outcome=ok") == 200
 
 
 def test_response_over_6_mib_becomes_an_error_the_caller_sees(emulator):
@@ -143,7 +154,7 @@ def test_json_log_format(emulator):
     emu = emulator("lambda-probe", {"AWS_LAMBDA_LOG_FORMAT": "JSON"})
     ok = context_of(emu)
     emu.invoke_raw(b'{"mode":"throw"}')
-    lines = _json_lines(emu.logs())
+    lines = _json_lines(logs_once(emu, lambda log: len(_json_lines(log)) >= 2))
     assert len(lines) == 2, emu.logs()
     for line in lines:
         assert ISO_MS.match(line["timestamp"]), line
@@ -160,14 +171,15 @@ def test_log_level_is_honoured(emulator):
     for _ in range(3):
         context_of(emu)
     emu.invoke_raw(b'{"mode":"throw"}')
-    lines = _json_lines(emu.logs())
+    lines = _json_lines(logs_once(emu, lambda log: any(l.get("level") == "ERROR" for l in _json_lines(log))))
     assert [l["level"] for l in lines] == ["ERROR"], emu.logs()
 
 
 def test_text_log_line_per_invocation(emulator):
     emu = emulator("lambda-probe")
     ctx = context_of(emu)
-    mine = [l for l in emu.logs().splitlines() if re.match(r"^\d{4}-\d\d-\d\dT", l)]
+    log = logs_once(emu, lambda text: "invocation outcome=" in text)
+    mine = [l for l in log.splitlines() if re.match(r"^\d{4}-\d\d-\d\dT", l)]
     assert len(mine) == 1
     assert re.match(r"^\S+Z INFO " + ctx["requestId"] + r" invocation outcome=ok durationMs=\d+\.\d\d$", mine[0]), mine
 
