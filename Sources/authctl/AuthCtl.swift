@@ -58,13 +58,20 @@ enum Console {
         return uuid
     }
 
-    /// What `show` and `export` read: connect, know the operator, resolve `who`, inspect the account.
+    /// What every command about one account starts with: connect, know the operator, resolve `who`.
+    static func target(
+        _ who: String, _ connection: ConnectionOptions, action: String
+    ) throws -> (context: OperatorContext, caller: CallerIdentity, uuid: String) {
+        let context = try connect(connection)
+        let caller = try caller(context)
+        return (context, caller, try resolve(who, context, caller: caller, action: action))
+    }
+
+    /// What `show` and `export` read: the `target`, then the account's inspection.
     static func inspect(
         _ who: String, _ connection: ConnectionOptions, action: String, withObjectKeys: Bool, timeoutMilliseconds: Int64
     ) throws -> (context: OperatorContext, caller: CallerIdentity, uuid: String, inspection: AccountInspection) {
-        let context = try connect(connection)
-        let caller = try caller(context)
-        let uuid = try resolve(who, context, caller: caller, action: action)
+        let (context, caller, uuid) = try target(who, connection, action: action)
         do throws(AccountError) {
             let inspection = try context.service.inspect(
                 uuid, withObjectKeys: withObjectKeys, deadline: .after(milliseconds: timeoutMilliseconds))

@@ -20,9 +20,7 @@ struct SessionsCommand: ParsableCommand {
         @Option(help: "Why (the support ticket), for the audit line.") var reason: String?
 
         func run() throws {
-            let context = try Console.connect(connection)
-            let caller = try Console.caller(context)
-            let uuid = try Console.resolve(who, context, caller: caller, action: "sessions-revoke")
+            let (context, caller, uuid) = try Console.target(who, connection, action: "sessions-revoke")
             let what = session.map { "session \($0) of \(uuid)" } ?? "every live session of \(uuid)"
             if change.dryRun {
                 report(context, caller, uuid, outcome: "would revoke \(what)", count: nil)
@@ -82,9 +80,7 @@ enum Toggle {
         disable: Bool, who: String, reason: String?, _ connection: ConnectionOptions, _ change: ChangeOptions
     ) throws {
         let action = disable ? "disable" : "enable"
-        let context = try Console.connect(connection)
-        let caller = try Console.caller(context)
-        let uuid = try Console.resolve(who, context, caller: caller, action: action)
+        let (context, caller, uuid) = try Console.target(who, connection, action: action)
         var outcome = "would \(action)"
         if !change.dryRun {
             try Terminal.confirm("\(disable ? "Disable" : "Enable") account \(uuid)?", yes: change.yes)

@@ -19,9 +19,7 @@ struct DeleteCommand: ParsableCommand {
     var purgeSeconds: Int = 120
 
     func run() throws {
-        let context = try Console.connect(connection)
-        let caller = try Console.caller(context)
-        let uuid = try Console.resolve(who, context, caller: caller, action: "delete")
+        let (context, caller, uuid) = try Console.target(who, connection, action: "delete")
         var details: [(String, JSONValue)] = []
         var outcome = "would delete"
         if !change.dryRun {

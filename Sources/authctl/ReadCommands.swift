@@ -13,9 +13,7 @@ struct FindCommand: ParsableCommand {
     var who: String
 
     func run() throws {
-        let context = try Console.connect(connection)
-        let caller = try Console.caller(context)
-        let uuid = try Console.resolve(who, context, caller: caller, action: "find")
+        let (context, caller, uuid) = try Console.target(who, connection, action: "find")
         AuditLine(caller: caller, action: "find", serviceUserID: uuid, reason: nil, dryRun: false, outcome: "found")
             .write()
         if context.json {

@@ -94,10 +94,7 @@ def test_init_error_is_posted_and_the_caller_gets_502(emulator):
     # errorType/errorMessage below exist nowhere else, so their presence proves the post.
     assert status == 502
     assert json.loads(body) == {"errorType": "Probe.InitFailure", "errorMessage": "PROBE_INIT_FAIL is set", "stackTrace": []}
-    deadline = time.monotonic() + 5
-    while "Init failed" not in emu.logs() and time.monotonic() < deadline:
-        time.sleep(0.05)
-    log = emu.logs()
+    log = logs_once(emu, lambda text: "Init failed" in text)
     assert "FATAL init failed errorType=Probe.InitFailure" in log
     assert "Init failed" in log and "exit status 1" in log  # the emulator saw the process exit 1
 
