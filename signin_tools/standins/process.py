@@ -51,7 +51,10 @@ def _on_signal(signo, _frame) -> None:
     if _state.stopping:
         _state.ignored += 1
         if _state.ignored == 1:
-            os.write(2, f"({signal.Signals(signo).name} ignored: stopping what was started first)\n".encode())
+            try:
+                os.write(2, f"({signal.Signals(signo).name} ignored: stopping what was started first)\n".encode())
+            except OSError:
+                pass  # no stderr to say it on
         return
     if _state.held:
         _state.pending = _state.pending or signo
