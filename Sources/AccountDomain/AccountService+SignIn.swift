@@ -21,7 +21,12 @@ extension AccountService {
         let key = AccountKeys.identity(identity.provider, identity.subject)
         // A stale identity file is removed once and the sign-in starts over as if there had been none.
         for _ in 0..<2 {
-            var found = try mapping(backend.get(key, deadline: deadline), key: key)
+            let read = try readIdentity(key, identity, deadline: deadline)
+            var found = read.file
+            if let record = read.suspension, record.suspended {
+                repairSuspension(record, of: found, identity, deadline: deadline)
+                throw .identitySuspended
+            }
             if found == nil {
                 guard intent != .signin else { throw .accountNotFound }
                 let fresh = IdentityMapping(uuid: environment.uuid(), linkID: environment.hexID(), object: nil)
@@ -41,7 +46,8 @@ extension AccountService {
                 }
             }
             switch try signInExisting(
-                found!, key: key, identity, intent: intent, fullName: fullName, device: device, deadline: deadline)
+                found!, key: key, identity, intent: intent, fullName: fullName, device: device,
+                suspension: read.suspension, deadline: deadline)
             {
             case .signedIn(let outcome): return outcome
             case .stale: if intent == .signin { throw .accountNotFound }
@@ -68,6 +74,8 @@ extension AccountService {
         let providersSlot = round.put(jsonPut(AccountKeys.providers(m.uuid), providers.json, .ifNoneMatch))
         let sessionSlot = round.put(sessionPut(record, .ifNoneMatch))
         let credentialsSlot = round.assumeRole(try assumeRoleRequest(m.uuid))
+        // Read after the identity file's commit: a suspension Google reported meanwhile is seen.
+        let suspensionSlot = identity.provider == .google ? round.get(suspensionKey(identity)) : nil
         let answers = backend.run(round, deadline: deadline)
         for slot in markers { _ = try answers.value(slot) }
         let profileOutcome = try answers.value(profileSlot), providersOutcome = try answers.value(providersSlot)
@@ -81,12 +89,22 @@ extension AccountService {
             account = try complete(
                 m, identity, fullName: fullName, profile: docs.profile, providers: docs.providers, deadline: deadline)
         }
+        if let suspensionSlot,
+            let state = try suspension(answers.value(suspensionSlot), identity.provider, identity.subject),
+            state.suspended
+        {
+            _ = try refusingSession(record, deadline: deadline) { () throws(AccountError) in
+                try enforce(state, on: account, provider: identity.provider, id: identity.subject, deadline: deadline)
+            }
+        }
         return SignInOutcome(isNewUser: true, account: account, session: issued(credentials, token, record))
     }
 
+    /// - Parameter suspension: the identity's suspension record as read before anything was
+    ///   written (Google identities; nil: none stored).
     func signInExisting(
         _ m: IdentityMapping, key: String, _ identity: VerifiedIdentity, intent: SignInIntent, fullName: String?,
-        device: String?,
+        device: String?, suspension: IdentitySuspension? = nil,
         deadline: Deadline
     ) throws(AccountError) -> ExistingSignIn {
         if intent == .signup {
@@ -142,13 +160,21 @@ extension AccountService {
         }
         switch acct.providers.state(of: identity.provider, id: identity.subject, linkID: m.linkID) {
         case .active:
+            if identity.provider == .google {
+                acct = try refusingSession(record, deadline: deadline) { [acct] () throws(AccountError) in
+                    try enforce(
+                        suspension, on: acct, provider: identity.provider, id: identity.subject, deadline: deadline)
+                }
+            }
             acct = refreshLastUsed(acct, identity: identity, deadline: deadline)
         case .pending, .legacyUnlisted:
             guard let completed = try completeLink(acct, m, identity, deadline: deadline) else {
                 try discard(m, key: key, session: record, deadline: deadline)
                 return .stale
             }
-            acct = completed
+            acct = try refusingSession(record, deadline: deadline) { () throws(AccountError) in
+                try enforceSuspension(completed, provider: identity.provider, id: identity.subject, deadline: deadline)
+            }
         case .stale:
             try discard(m, key: key, session: record, deadline: deadline)
             return .stale

@@ -13,6 +13,10 @@ struct Answer {
     var log: [(String, JSONValue)] = []
     /// The account change this answer made, for the audit line (nil: no change).
     var audit: AuditRecord?
+    /// Further audit lines, for an event that made several changes.
+    var moreAudits: [AuditRecord] = []
+    /// Every audit line this answer writes.
+    var audits: [AuditRecord] { (audit.map { [$0] } ?? []) + moreAudits }
     /// Dedicated metric counts (`InvocationMetrics.countNames`).
     var counts: [String: Int] = [:]
 }
