@@ -87,9 +87,10 @@ extension AccountService {
         result.outcome = .processed
         result.serviceUserID = file.uuid
         if let newest {
-            let before = account.providers.isSuspended(.google, id: sub)
-            let updated = try applySuspension(newest, to: account, provider: .google, id: sub, deadline: deadline)
-            result.sessionsEnded = !before && updated.providers.isSuspended(.google, id: sub)
+            let suspending = effect != .lift
+            _ = try applySuspension(
+                newest, to: account, provider: .google, id: sub, endingSessions: suspending, deadline: deadline)
+            result.sessionsEnded = suspending
         } else {
             result.sessionsEnded = try endSessions(of: account, provider: .google, id: sub, deadline: deadline)
         }

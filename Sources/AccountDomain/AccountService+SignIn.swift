@@ -74,8 +74,6 @@ extension AccountService {
         let providersSlot = round.put(jsonPut(AccountKeys.providers(m.uuid), providers.json, .ifNoneMatch))
         let sessionSlot = round.put(sessionPut(record, .ifNoneMatch))
         let credentialsSlot = round.assumeRole(try assumeRoleRequest(m.uuid))
-        // Read after the identity file's commit: a suspension Google reported meanwhile is seen.
-        let suspensionSlot = identity.provider == .google ? round.get(suspensionKey(identity)) : nil
         let answers = backend.run(round, deadline: deadline)
         for slot in markers { _ = try answers.value(slot) }
         let profileOutcome = try answers.value(profileSlot), providersOutcome = try answers.value(providersSlot)
@@ -89,15 +87,12 @@ extension AccountService {
             account = try complete(
                 m, identity, fullName: fullName, profile: docs.profile, providers: docs.providers, deadline: deadline)
         }
-        if let suspensionSlot,
-            let state = try suspension(answers.value(suspensionSlot), identity.provider, identity.subject),
-            state.suspended
-        {
-            _ = try refusingSession(record, deadline: deadline) { () throws(AccountError) in
-                try enforce(state, on: account, provider: identity.provider, id: identity.subject, deadline: deadline)
-            }
+        // Read after the account's documents are written (a round of its own, Google sign-ups
+        // only): a suspension Google reported meanwhile is seen, whatever the event read.
+        let checked = try refusingSession(record, deadline: deadline) { () throws(AccountError) in
+            try enforceSuspension(account, provider: identity.provider, id: identity.subject, deadline: deadline)
         }
-        return SignInOutcome(isNewUser: true, account: account, session: issued(credentials, token, record))
+        return SignInOutcome(isNewUser: true, account: checked, session: issued(credentials, token, record))
     }
 
     /// - Parameter suspension: the identity's suspension record as read before anything was
@@ -107,6 +102,9 @@ extension AccountService {
         device: String?, suspension: IdentitySuspension? = nil,
         deadline: Deadline
     ) throws(AccountError) -> ExistingSignIn {
+        // Whether this sign-in wrote what lists the identity (a half-made account completed):
+        // then the suspension record is read again, after that write.
+        var wroteListing = false
         if intent == .signup {
             // Nothing is written for ACCOUNT_ALREADY_EXISTS: look before issuing anything.
             let docs = try readAccount(m.uuid, deadline: deadline)
@@ -125,6 +123,7 @@ extension AccountService {
             }
             _ = try complete(
                 m, identity, fullName: fullName, profile: docs.profile, providers: docs.providers, deadline: deadline)
+            wroteListing = true
         }
         // One round for both documents, the new session and the credentials.
         let now = environment.now()
@@ -153,6 +152,7 @@ extension AccountService {
         } else {
             acct = try complete(m, identity, fullName: fullName, profile: p, providers: v, deadline: deadline)
             isNewUser = isNewUser || p == nil
+            wroteListing = true
         }
         if acct.providers.isDeleted {
             try discard(m, key: key, session: record, deadline: deadline)
@@ -161,9 +161,12 @@ extension AccountService {
         switch acct.providers.state(of: identity.provider, id: identity.subject, linkID: m.linkID) {
         case .active:
             if identity.provider == .google {
-                acct = try refusingSession(record, deadline: deadline) { [acct] () throws(AccountError) in
-                    try enforce(
-                        suspension, on: acct, provider: identity.provider, id: identity.subject, deadline: deadline)
+                acct = try refusingSession(record, deadline: deadline) { [acct, wroteListing] () throws(AccountError) in
+                    wroteListing
+                        ? try enforceSuspension(
+                            acct, provider: identity.provider, id: identity.subject, deadline: deadline)
+                        : try enforce(
+                            suspension, on: acct, provider: identity.provider, id: identity.subject, deadline: deadline)
                 }
             }
             acct = refreshLastUsed(acct, identity: identity, deadline: deadline)

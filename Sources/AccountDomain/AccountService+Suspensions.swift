@@ -58,20 +58,27 @@ extension AccountService {
     /// what the entry holds; a suspension also ends every session signed in with it so far, for
     /// good (they stay ended after the suspension is lifted). Nothing changes for an identity the
     /// account does not list (any more).
+    /// - Parameter endingSessions: also end the identity's sessions so far (Google's hijacking
+    ///   event does, even when a newer `account-enabled` already lifted the suspension it reports:
+    ///   sessions from the time of the hijacking are not trusted).
     func applySuspension(
-        _ state: IdentitySuspension, to account: Account, provider: IdentityProvider, id: String, deadline: Deadline
+        _ state: IdentitySuspension, to account: Account, provider: IdentityProvider, id: String,
+        endingSessions: Bool = false, deadline: Deadline
     ) throws(AccountError) -> Account {
-        let now = environment.now()
-        return try updateProviders(account, deadline: deadline) {
+        try updateProviders(account, deadline: deadline) {
             (doc: inout ProvidersDocument) throws(AccountError) -> Bool in
-            guard !doc.isDeleted, let i = doc.index(of: provider, id: id),
-                state.supersedes(doc.providers[i].suspension), !state.agrees(with: doc.providers[i].suspension)
-            else { return false }
-            doc.providers[i].suspension = state
-            if state.suspended {
-                doc.providers[i].sessionsNotBeforeMs = max(doc.providers[i].sessionsNotBeforeMs ?? 0, now)
+            guard !doc.isDeleted, let i = doc.index(of: provider, id: id) else { return false }
+            let now = environment.now()
+            var changed = false
+            if state.supersedes(doc.providers[i].suspension), !state.agrees(with: doc.providers[i].suspension) {
+                doc.providers[i].suspension = state
+                changed = true
             }
-            return true
+            if endingSessions || (changed && state.suspended), (doc.providers[i].sessionsNotBeforeMs ?? 0) < now {
+                doc.providers[i].sessionsNotBeforeMs = now
+                changed = true
+            }
+            return changed
         }
     }
 
@@ -148,18 +155,43 @@ extension AccountService {
         return read
     }
 
-    /// A sign-in refused by the record: the holding account's entry takes the record's state too
-    /// (best effort), which finishes an event that stopped between its two writes.
+    /// A sign-in refused by the record still repairs what it met, as every sign-in does (best
+    /// effort): the holding account's entry takes the record's state (which finishes an event
+    /// that stopped between its two writes), a half-made account is completed and a link that
+    /// stopped before listing the identity is listed (both suspended), and a leftover identity
+    /// file is removed.
     func repairSuspension(
         _ record: IdentitySuspension, of file: IdentityMapping?, _ identity: VerifiedIdentity, deadline: Deadline
     ) {
         guard let file else { return }
+        let key = AccountKeys.identity(identity.provider, identity.subject)
         do throws(AccountError) {
             let docs = try readAccount(file.uuid, deadline: deadline)
-            if let account = try account(uuid: file.uuid, profile: docs.profile, providers: docs.providers) {
-                _ = try applySuspension(
-                    record, to: account, provider: identity.provider, id: identity.subject, deadline: deadline)
+            var account: Account
+            if let loaded = try self.account(uuid: file.uuid, profile: docs.profile, providers: docs.providers) {
+                account = loaded
+            } else {
+                // Half-made (a sign-up that stopped after its identity file): completed, as any
+                // sign-in completes it, then suspended below.
+                if try isCommittedDeletion(file.uuid, deadline: deadline) { return }
+                account = try complete(
+                    file, identity, fullName: nil, profile: docs.profile, providers: docs.providers, deadline: deadline)
             }
+            if account.providers.isDeleted { return }
+            switch account.providers.state(of: identity.provider, id: identity.subject, linkID: file.linkID) {
+            case .active: break
+            case .pending, .legacyUnlisted:
+                guard let completed = try completeLink(account, file, identity, deadline: deadline) else {
+                    try discard(file, key: key, session: nil, deadline: deadline)
+                    return
+                }
+                account = completed
+            case .stale:
+                try discard(file, key: key, session: nil, deadline: deadline)
+                return
+            }
+            _ = try applySuspension(
+                record, to: account, provider: identity.provider, id: identity.subject, deadline: deadline)
         } catch {
             return  // the refusal stands; the next sign-in or `authctl check` repairs it
         }

@@ -70,6 +70,9 @@ enum Simulation {
         // Half the seeds have an operator racing the devices (a draw of its own: `config` stays as it was).
         var operatorDraw = SimulationRandom(seed: seed ^ 0x0BE4_A702)
         if operatorDraw.chance(0.5) { world.addOperator(operations: 2 + operatorDraw.below(5)) }
+        // Google's security events (issue 25), in a draw of their own as well.
+        var googleDraw = SimulationRandom(seed: seed ^ 0x0600_6E15)
+        if googleDraw.chance(0.4) { world.addGoogle(events: 2 + googleDraw.below(5)) }
         // Issue 18's deletion scenarios (SimulationWorld+Deletion.swift).
         let racers = config.below(8)
         if racers < 2 { world.addDeletionRacers(mode: racers) }
