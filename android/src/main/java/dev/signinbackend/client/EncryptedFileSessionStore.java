@@ -36,6 +36,7 @@ public final class EncryptedFileSessionStore implements SessionStore {
     private final KeyProvider keys;
     private final byte[] associatedData;
     private byte[] lastIv;
+    private SecretKey key;
 
     /** A store in {@code file} whose key comes from {@code keys}. */
     public EncryptedFileSessionStore(File file, KeyProvider keys) {
@@ -78,6 +79,7 @@ public final class EncryptedFileSessionStore implements SessionStore {
         } catch (AEADBadTagException e) {
             throw new SessionStoreException("the session file failed authentication (tampered, or sealed with another key)");
         } catch (GeneralSecurityException e) {
+            key = null;  // fetched again next time (a keystore key can be invalidated under us)
             throw new SessionStoreException("the session file cannot be decrypted (" + e.getClass().getSimpleName() + ")");
         }
     }
@@ -106,7 +108,10 @@ public final class EncryptedFileSessionStore implements SessionStore {
             System.arraycopy(body, 0, sealed, MAGIC.length + 1 + IV_BYTES, body.length);
             FileSteps.writeAtomically(file, sealed);
             lastIv = iv;
-        } catch (GeneralSecurityException | IOException e) {
+        } catch (GeneralSecurityException e) {
+            key = null;
+            throw new SessionStoreException("the session could not be sealed (" + e.getClass().getSimpleName() + ")");
+        } catch (IOException e) {
             throw new SessionStoreException("the session could not be saved (" + e.getClass().getSimpleName() + ")");
         }
     }
@@ -129,9 +134,17 @@ public final class EncryptedFileSessionStore implements SessionStore {
         }
     }
 
+    /**
+     * The key, fetched once and kept (a keystore key object is a handle, not the key). Never under
+     * the file's lock: the session holds that lock while it reads and writes the store.
+     */
     private SecretKey key() throws SessionStoreException {
+        if (key != null) {
+            return key;
+        }
         try {
-            return keys.secretKey();
+            key = keys.secretKey();
+            return key;
         } catch (GeneralSecurityException | IOException e) {
             throw new SessionStoreException("the session key is unavailable (" + e.getClass().getSimpleName() + ")");
         }

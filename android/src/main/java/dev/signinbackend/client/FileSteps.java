@@ -21,7 +21,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@link FileLock} on a sibling file).
  */
 final class FileSteps {
-    private static final Map<String, ReentrantLock> PROCESS_LOCKS = new HashMap<>();
+    private static final Map<String, Holder> HOLDERS = new HashMap<>();
 
     private FileSteps() {}
 
@@ -97,39 +97,59 @@ final class FileSteps {
         }
     }
 
-    /** Exclusive across this process's threads and across processes; close to release. */
+    /**
+     * Exclusive across this process's threads and across processes; close to release. Reentrant
+     * for the thread that holds it (the file lock is taken at the first entry, released at the last).
+     */
     static StoreLock lock(File file) throws IOException {
         File lockFile = new File(file.getAbsolutePath() + ".lock");
-        ReentrantLock processLock;
-        synchronized (PROCESS_LOCKS) {
-            processLock = PROCESS_LOCKS.computeIfAbsent(lockFile.getCanonicalPath(), k -> new ReentrantLock());
+        Holder holder;
+        synchronized (HOLDERS) {
+            holder = HOLDERS.computeIfAbsent(lockFile.getCanonicalPath(), k -> new Holder());
         }
-        processLock.lock();
-        RandomAccessFile handle = null;
-        try {
-            File folder = lockFile.getParentFile();
-            if (folder != null && !folder.isDirectory() && !folder.mkdirs() && !folder.isDirectory()) {
-                throw new IOException("cannot create the folder");
-            }
-            handle = new RandomAccessFile(lockFile, "rw");
-            FileLock held = handle.getChannel().lock();
-            RandomAccessFile opened = handle;
-            return () -> {
-                try {
-                    held.release();
-                    opened.close();
-                } catch (IOException ignored) {
-                    // Closing the handle releases the lock whatever happened.
-                } finally {
-                    processLock.unlock();
+        holder.threads.lock();
+        if (holder.threads.getHoldCount() == 1) {
+            try {
+                File folder = lockFile.getParentFile();
+                if (folder != null && !folder.isDirectory() && !folder.mkdirs() && !folder.isDirectory()) {
+                    throw new IOException("cannot create the folder");
                 }
-            };
-        } catch (IOException | RuntimeException e) {
-            if (handle != null) {
-                handle.close();
+                holder.handle = new RandomAccessFile(lockFile, "rw");
+                holder.fileLock = holder.handle.getChannel().lock();
+            } catch (IOException | RuntimeException e) {
+                holder.closeFile();
+                holder.threads.unlock();
+                throw e;
             }
-            processLock.unlock();
-            throw e;
+        }
+        return () -> {
+            if (holder.threads.getHoldCount() == 1) {
+                holder.closeFile();
+            }
+            holder.threads.unlock();
+        };
+    }
+
+    /** One lock file's state in this process. */
+    private static final class Holder {
+        final ReentrantLock threads = new ReentrantLock();
+        RandomAccessFile handle;
+        FileLock fileLock;
+
+        void closeFile() {
+            try {
+                if (fileLock != null) {
+                    fileLock.release();
+                }
+                if (handle != null) {
+                    handle.close();
+                }
+            } catch (IOException ignored) {
+                // Closing the handle releases the lock whatever happened.
+            } finally {
+                fileLock = null;
+                handle = null;
+            }
         }
     }
 }
