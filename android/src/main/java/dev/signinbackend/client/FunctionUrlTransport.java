@@ -81,6 +81,11 @@ public final class FunctionUrlTransport implements SignInTransport {
             int status = connection.getResponseCode();
             InputStream in = status >= 400 ? connection.getErrorStream() : connection.getInputStream();
             byte[] body = in == null ? new byte[0] : readAll(in, action);
+            long expected = connection.getContentLengthLong();
+            if (expected >= 0 && body.length < expected) {
+                // Some stacks end a cut-off body quietly: the answer was lost all the same.
+                throw SignInException.of(FailureKind.CONNECTION_LOST, action, "answer cut off");
+            }
             return new TransportAnswer(status, body);
         } catch (SocketTimeoutException e) {
             throw SignInException.of(FailureKind.TIMED_OUT, action, "no answer within " + timeoutMillis + " ms");
