@@ -52,6 +52,7 @@ class FunctionURLServer:
         """`env_for(name)` is that function's configuration: each function runs with its own
         identity (its role's grants, derived from template.yaml), as on AWS."""
         log_dir.mkdir(parents=True, exist_ok=True)
+        self.log_dir = log_dir
         self.pools = {name: EmulatorPool(str(Path(bin_dir) / name), {**env_for(name), "AWS_LAMBDA_FUNCTION_NAME": name},
                                          log_dir, pool_size) for name in FUNCTIONS}
         self.lock = threading.Lock()
