@@ -12,8 +12,6 @@ package dev.signinbackend.client;
 final class SessionCore {
     enum Load { NOT_LOADED, ABSENT, LOADED, UNREADABLE }
 
-    enum Owed { NOTHING, SAVE, REMOVE }
-
     private final SignInConfiguration config;
     private final AuthStateHub hub;
 
@@ -23,8 +21,8 @@ final class SessionCore {
     private long generation;
     /** Grows at every sign-out and committed sign-in: a sign-in that started before is dropped. */
     private long userChoice;
-    private Owed owed = Owed.NOTHING;
-    private boolean storeRetryScheduled;
+    /** Guarded by this monitor too. */
+    private final StoreWriter writer;
     private SerialLane lane;
     private RefreshFlight flight;
     private String currentSessionId;
@@ -33,6 +31,7 @@ final class SessionCore {
         this.config = config;
         this.hub = hub;
         this.lane = new SerialLane(config.executor);
+        this.writer = new StoreWriter(config, this);
     }
 
     // -- reading ---------------------------------------------------------------------------------
@@ -43,7 +42,7 @@ final class SessionCore {
      * leaves the state unknown: it never counts as "signed out" and never clears anything.
      */
     synchronized void loadIfNeeded() throws SignInException {
-        if (load == Load.LOADED || owed != Owed.NOTHING) {
+        if (load == Load.LOADED || writer.owes()) {
             return;
         }
         StoredSession found;
@@ -167,7 +166,7 @@ final class SessionCore {
         if (session == null) {
             throw SignInException.of(FailureKind.NOT_SIGNED_IN, action, "sign in first");
         }
-        if (owed != Owed.NOTHING) {
+        if (writer.owes()) {
             return session;
         }
         StoredSession stored;
@@ -274,7 +273,7 @@ final class SessionCore {
         if (asked != generation || session == null || !session.refreshToken.equals(presented)) {
             return;
         }
-        if (owed == Owed.NOTHING) {
+        if (!writer.owes()) {
             try {
                 byte[] data = config.store.load();
                 StoredSession stored = data == null ? null : StoredSession.decode(data);
@@ -307,56 +306,18 @@ final class SessionCore {
 
     // -- the store -------------------------------------------------------------------------------
 
-    /** Saves {@code next} (null: removes); a failure is remembered and retried, never a fallback to an older token. */
     private void persist(StoredSession next) {
-        try {
-            if (next == null) {
-                config.store.remove();
-            } else {
-                config.store.save(next.encode());
-            }
-            owed = Owed.NOTHING;
-        } catch (SessionStoreException e) {
-            owed = next == null ? Owed.REMOVE : Owed.SAVE;
-            scheduleStoreRetry();
-        }
+        writer.write(next);
     }
 
+    /** Retries an owed store write now; every call starts with it. */
     synchronized void flushOwedWrite() {
-        if (owed != Owed.NOTHING) {
-            persist(owed == Owed.REMOVE ? null : session);
+        if (writer.owes()) {
+            writer.write(writer.owesRemoval() ? null : session);
         }
     }
 
     synchronized boolean owesStore() {
-        return owed != Owed.NOTHING;
-    }
-
-    private void scheduleStoreRetry() {
-        if (storeRetryScheduled) {
-            return;
-        }
-        storeRetryScheduled = true;
-        try {
-            config.executor.execute(() -> {
-                try {
-                    for (long delay : new long[] {1_000, 2_000, 4_000, 8_000, 16_000}) {
-                        config.clock.sleep(delay);
-                        flushOwedWrite();
-                        if (!owesStore()) {
-                            break;
-                        }
-                    }
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                } finally {
-                    synchronized (this) {
-                        storeRetryScheduled = false;
-                    }
-                }
-            });
-        } catch (java.util.concurrent.RejectedExecutionException e) {
-            storeRetryScheduled = false;  // the next call retries the write
-        }
+        return writer.owes();
     }
 }

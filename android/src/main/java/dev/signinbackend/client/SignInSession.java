@@ -165,61 +165,10 @@ public final class SignInSession {
         return delivery.join(action, () -> {
             RefreshFlight flight = core.flightFor(force, stale);
             if (flight.claimStart()) {
-                flight.lane.submit(new FlightJob(flight));
+                flight.lane.submit(new RefreshJob(flight, config, core, refresher, delivery));
             }
             return flight.future;
         });
-    }
-
-    /** The refresh flight's job in the lane: under the store's lock, reconcile, then refresh if still needed. */
-    private final class FlightJob implements SerialLane.Job {
-        private final RefreshFlight flight;
-
-        FlightJob(RefreshFlight flight) {
-            this.flight = flight;
-        }
-
-        @Override
-        public void run() {
-            try {
-                StoredSession result = refreshUnderLock();
-                core.flightEnded(flight);
-                flight.future.complete(result);
-            } catch (SignInException | RuntimeException e) {
-                core.flightEnded(flight);
-                flight.future.completeExceptionally(e);
-            }
-        }
-
-        private StoredSession refreshUnderLock() throws SignInException {
-            StoreLock held = delivery.lockStore("refresh");
-            try {
-                StoredSession s = core.reconcile(flight.generation, "refresh");
-                boolean someoneRefreshed = s.rotation > flight.rotationAtStart;
-                StoredSession result;
-                if (flight.staleAccessKeyId != null && !s.credentials.accessKeyId.equals(flight.staleAccessKeyId)) {
-                    result = s;
-                } else if (someoneRefreshed && (flight.force || !core.needsRefresh(s))) {
-                    result = s;
-                } else if (config.refreshPolicy == RefreshPolicy.READ_ONLY) {
-                    if (flight.force || core.expired(s)) {
-                        throw SignInException.of(FailureKind.REFRESH_NOT_ALLOWED, "refresh", "the main process refreshes");
-                    }
-                    result = s;  // used until they expire; the main process renews them
-                } else {
-                    result = refresher.refresh(s, flight.generation);
-                }
-                return result;
-            } finally {
-                held.close();
-            }
-        }
-
-        @Override
-        public void abandon(java.util.concurrent.RejectedExecutionException reason) {
-            core.flightEnded(flight);
-            flight.future.completeExceptionally(SignInException.of(FailureKind.CANCELLED, "refresh", "executor refused"));
-        }
     }
 
     // -- calls that present the refresh token ----------------------------------------------------
