@@ -205,15 +205,15 @@ def test_apples_web_flow_through_the_return_url_signs_in(server, idp, phone, tmp
 
 def test_the_return_url_stores_and_logs_nothing_and_refuses_everything_else(server, idp, moto):
     token = idp.apple_token(f"001234.{uuid.uuid4().hex}.0001")
-    apples = {"state": "st-1", "code": "c1.0.ab", "id_token": token}
+    apples = {"state": "st-7f3a9c2e", "code": "c7f3a9c2e.0.ab", "id_token": token}
     before = {o["Key"] for o in moto.s3().list_objects_v2(Bucket=moto.bucket).get("Contents", [])}
     status, location, _ = apple_post(server, apples)
-    assert status == 303 and location == f"{APP_LINK}#id_token={token}&code=c1.0.ab&state=st-1"
+    assert status == 303 and location == f"{APP_LINK}#id_token={token}&code=c7f3a9c2e.0.ab&state=st-7f3a9c2e"
     refusals = {
         "another target": apple_post(server, {**apples, "redirect_uri": "https://evil.example/steal"}),
         "a target in the query": apple_post(server, apples, query="target=https%3A%2F%2Fevil.example"),
         "a GET": apple_post(server, "", method="GET", query=urllib.parse.urlencode(apples)),
-        "a missing id_token": apple_post(server, {"state": "st-1", "code": "c1.0.ab"}),
+        "a missing id_token": apple_post(server, {"state": "st-7f3a9c2e", "code": "c7f3a9c2e.0.ab"}),
         "an oversized body": apple_post(server, {**apples, "user": "x" * 70_000}),
         "JSON instead of a form": apple_post(server, json.dumps(apples), content_type="application/json"),
     }
@@ -223,7 +223,7 @@ def test_the_return_url_stores_and_logs_nothing_and_refuses_everything_else(serv
     after = {o["Key"] for o in moto.s3().list_objects_v2(Bucket=moto.bucket).get("Contents", [])}
     assert after == before, "the return URL stores nothing"
     logs = "".join(p.read_text(errors="replace") for p in server.log_dir.glob("auth-signin*"))
-    for secret in (token, token.split(".")[2], "st-1", "c1.0.ab", "evil.example"):
+    for secret in (token, token.split(".")[2], "st-7f3a9c2e", "c7f3a9c2e.0.ab", "evil.example"):
         assert secret not in logs, f"the return URL logged {secret[:12]}…"
 
 

@@ -68,8 +68,10 @@ public final class FunctionUrlTransport implements SignInTransport {
             connection.setReadTimeout((int) Math.min(Integer.MAX_VALUE, timeoutMillis));
             connection.setRequestProperty("Content-Type", "application/json");
             connection.setRequestProperty("Accept", "application/json");
-            // A streamed body is never replayed by the platform's HTTP stack behind our back.
-            connection.setFixedLengthStreamingMode(event.length);
+            // Not in streaming mode: the JDK's HttpURLConnection answers a streamed POST's 401 with an
+            // HttpRetryException and drops the body, and SESSION_INVALID and REAUTHENTICATION_REQUIRED
+            // are both 401. A stack that replays the buffered POST on a stale pooled connection
+            // presents the same token within a second: the server's grace accepts it.
             connection.connect();
         } catch (IOException e) {
             throw SignInException.of(FailureKind.OFFLINE, action, e.getClass().getSimpleName());

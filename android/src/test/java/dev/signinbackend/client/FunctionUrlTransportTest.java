@@ -45,6 +45,28 @@ class FunctionUrlTransportTest {
     }
 
     @Test
+    void aFourOhOneKeepsItsEnvelope() throws Exception {
+        // SESSION_INVALID and REAUTHENTICATION_REQUIRED are both 401: only the body tells them apart.
+        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/", exchange -> {
+            exchange.getRequestBody().readAllBytes();
+            byte[] body = Answers.error("REAUTHENTICATION_REQUIRED", 401).body;
+            exchange.sendResponseHeaders(401, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        server.start();
+        try {
+            TransportAnswer answer = to("http://127.0.0.1:" + server.getAddress().getPort() + "/auth-link")
+                    .send(SignInFunction.LINK, "link", "{}".getBytes(StandardCharsets.UTF_8), 5_000);
+            SignInException e = assertThrows(SignInException.class, () -> Envelope.open(answer, "link"));
+            assertEquals(ErrorCode.REAUTHENTICATION_REQUIRED, e.code());
+        } finally {
+            server.stop(0);
+        }
+    }
+
+    @Test
     void aRefusedConnectionIsOfflineNothingWasSent() throws Exception {
         int port;
         try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
