@@ -103,6 +103,28 @@ class SessionStateTest {
     }
 
     @Test
+    void twoSessionsOverOneStoreMakeOneRefresh() throws Exception {
+        // Two processes (or a second object by mistake) over one store: the store's lock and the
+        // re-read under it make their concurrent refreshes one.
+        try (Harness h = new Harness()) {
+            SignInSession app = h.signedIn();
+            SignInSession worker = h.session();
+            await(worker.currentUser());
+            h.clock.advance(FakeServer.CREDENTIALS_MILLIS - 60_000);
+            java.util.List<java.util.concurrent.CompletableFuture<TemporaryCredentials>> calls = new java.util.ArrayList<>();
+            for (int i = 0; i < 20; i++) {
+                calls.add((i % 2 == 0 ? app : worker).credentials());
+            }
+            java.util.Set<String> keys = new java.util.HashSet<>();
+            for (java.util.concurrent.CompletableFuture<TemporaryCredentials> c : calls) {
+                keys.add(await(c).accessKeyId);
+            }
+            assertEquals(1, h.transport.calls("refresh").size());
+            assertEquals(1, keys.size());
+        }
+    }
+
+    @Test
     void aReadOnlyProcessNeverRefreshes() throws Exception {
         try (Harness h = new Harness()) {
             SignInSession app = h.signedIn();
