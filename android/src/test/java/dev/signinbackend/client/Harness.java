@@ -37,7 +37,12 @@ final class Harness implements AutoCloseable {
 
     SignInSession signedIn() throws Exception {
         SignInSession session = session();
+        int before = states.size();
         await(session.signIn(Provider.APPLE, "apple-id-token"));
+        // The future and the listener are called on different lanes: wait until SIGNED_IN was heard.
+        for (int i = 0; i < 2_000 && states.size() == before; i++) {
+            sleepQuietly();
+        }
         return session;
     }
 
