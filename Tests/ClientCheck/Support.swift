@@ -98,10 +98,15 @@ struct Harness {
         store = FlakyStore(path: arguments["store"])
     }
 
-    func transport(timeout: TimeInterval = 8, refresh: URL? = nil) -> FunctionURLTransport {
+    /// The default transport (the functions' 10 s timeout plus 5 s), unless a scenario shortens it.
+    func transport(
+        functionTimeout: TimeInterval = 10, allowance: TimeInterval = 5, refresh: URL? = nil
+    )
+        -> FunctionURLTransport
+    {
         FunctionURLTransport(
             signIn: arguments.url("signin"), refresh: refresh ?? arguments.url("refresh"), link: arguments.url("link"),
-            timeout: timeout)
+            functionTimeout: functionTimeout, networkAllowance: allowance)
     }
 
     func session(
@@ -122,6 +127,7 @@ func errorName(_ error: SignInError) -> String {
     case .server(let code, _, _): return code.rawValue
     case .offline: return "offline"
     case .timedOut: return "timedOut"
+    case .answerLost: return "answerLost"
     case .unavailable(let status): return "unavailable(\(status))"
     case .malformedAnswer(_, let path, _): return "malformed(\(path))"
     case .sessionChanged: return "sessionChanged"

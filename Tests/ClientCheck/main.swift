@@ -66,7 +66,7 @@ do {
 
     case "outage":
         // Offline, a 5xx front door, a stalled one: errors, and nothing cleared; then it recovers.
-        let session = harness.session(transport: harness.transport(timeout: 1), retryWindow: 2.5)
+        let session = harness.session(transport: harness.transport(functionTimeout: 0.5, allowance: 0.5))
         let log = await StateLog.watching(session)
         _ = try await signedIn(session)
         var errors: [String] = []

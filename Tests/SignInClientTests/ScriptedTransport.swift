@@ -56,7 +56,7 @@ enum Answers {
 
     static func envelope(_ data: Any) -> Data {
         try! JSONSerialization.data(withJSONObject: [
-            "success": true, "data": data, "meta": ["requestId": "r", "timestamp": "2026-01-01T00:00:00Z"],
+            "success": true, "data": data, "meta": ["requestId": "r", "timestamp": Date().formatted(iso)],
         ])
     }
 
