@@ -114,7 +114,18 @@ let package = Package(
             name: "signin-example", dependencies: ["SignInClient", "SigV4"], path: "Examples/signin-example"),
         // Drives the client against scripts/serve for Tests/integration/test_client.py (one scenario a run).
         .executableTarget(name: "client-check", dependencies: ["SignInClient"], path: "Tests/ClientCheck"),
-        .testTarget(name: "SignInClientTests", dependencies: ["SignInClient"]),
+        .testTarget(
+            name: "SignInClientTests",
+            dependencies: ["SignInClient", .target(name: "SecItemMirror", condition: .when(platforms: [.linux]))]),
+        // The Keychain backend's Linux typecheck (docs/client.md, "What the Linux build proves"):
+        // SignInClient's SecurityKeychainBackend.swift (a symlink) built against a header holding
+        // exactly the Security declarations it uses. Never linked (nothing defines those symbols
+        // here), in no product, and the mirror is not named Security and reaches no Darwin build.
+        .systemLibrary(name: "SecItemMirror", path: "Tests/Mirrors/SecItemMirror"),
+        .target(
+            name: "KeychainBackendTypecheck",
+            dependencies: ["SignInClient", .target(name: "SecItemMirror", condition: .when(platforms: [.linux]))],
+            path: "Tests/KeychainBackendTypecheck", swiftSettings: [.define("KEYCHAIN_BACKEND_TYPECHECK")]),
 
         // Shared by the test targets (Foundation's Process: never linked into a function): the
         // loopback stand-ins' process and the independent Python `cryptography` checks.
