@@ -4,6 +4,12 @@
 // verification, the account domain, the service (envelope, config, handlers), three thin executables.
 import PackageDescription
 
+/// Typecheck mirrors are their own modules (`SmithyMirror`, …), never named like the frameworks
+/// they mirror; the targets that check against them import them under the real names.
+func importing(_ mirrored: [String]) -> [SwiftSetting] {
+    [.unsafeFlags(mirrored.flatMap { ["-module-alias", "\($0)=\($0)Mirror"] })]
+}
+
 let package = Package(
     name: "swift-signin-backend",
     // For the client library (SignInClient); the Linux build of the functions ignores it.
@@ -126,6 +132,34 @@ let package = Package(
             name: "KeychainBackendTypecheck",
             dependencies: ["SignInClient", .target(name: "SecItemMirror", condition: .when(platforms: [.linux]))],
             path: "Tests/KeychainBackendTypecheck", swiftSettings: [.define("KEYCHAIN_BACKEND_TYPECHECK")]),
+
+        // The aws-sdk-swift adapter apps copy (docs/client.md), built here against a mirror of exactly
+        // the smithy-swift / aws-sdk-swift declarations it uses (Tests/Mirrors; each file names its
+        // source). In no product: an app never resolves the mirrors, which are not named like the
+        // real modules (`SmithyMirror`…) and are imported under the real names only here.
+        .target(name: "SmithyMirror", path: "Tests/Mirrors/Smithy"),
+        .target(
+            name: "SmithyIdentityAPIMirror", dependencies: ["SmithyMirror"], path: "Tests/Mirrors/SmithyIdentityAPI",
+            swiftSettings: importing(["Smithy"])),
+        .target(
+            name: "SmithyIdentityMirror", dependencies: ["SmithyMirror", "SmithyIdentityAPIMirror"],
+            path: "Tests/Mirrors/SmithyIdentity", swiftSettings: importing(["Smithy", "SmithyIdentityAPI"])),
+        .target(name: "ClientRuntimeMirror", path: "Tests/Mirrors/ClientRuntime"),
+        .target(
+            name: "AWSClientRuntimeMirror", dependencies: ["ClientRuntimeMirror"],
+            path: "Tests/Mirrors/AWSClientRuntime",
+            swiftSettings: importing(["ClientRuntime"])),
+        .target(
+            name: "SignInAWSAdapter",
+            dependencies: ["SignInClient", "SmithyMirror", "SmithyIdentityMirror", "AWSClientRuntimeMirror"],
+            swiftSettings: importing(["Smithy", "SmithyIdentity", "AWSClientRuntime"])),
+        .testTarget(
+            name: "SignInAWSAdapterTests",
+            dependencies: [
+                "SignInAWSAdapter", "SignInClient", "SmithyIdentityMirror", "AWSClientRuntimeMirror",
+                "ClientRuntimeMirror",
+            ],
+            swiftSettings: importing(["SmithyIdentity", "AWSClientRuntime", "ClientRuntime"])),
 
         // Shared by the test targets (Foundation's Process: never linked into a function): the
         // loopback stand-ins' process and the independent Python `cryptography` checks.
