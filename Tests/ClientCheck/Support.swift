@@ -26,6 +26,7 @@ final class MovableClock: @unchecked Sendable {
     private var offset: TimeInterval = 0
     func now() -> Date { lock.withLock { Date().addingTimeInterval(offset) } }
     func advance(to date: Date) { lock.withLock { offset = date.timeIntervalSinceNow } }
+    func advance(by seconds: TimeInterval) { lock.withLock { offset += seconds } }
 }
 
 /// A file store whose next `failures` writes fail (a locked Keychain, a full disk).
@@ -109,14 +110,17 @@ struct Harness {
             functionTimeout: functionTimeout, networkAllowance: allowance)
     }
 
+    /// `--window` shortens the retry window when the test shortened the server's grace.
     func session(
-        store: (any SessionStore)? = nil, transport: FunctionURLTransport? = nil, retryWindow: TimeInterval = 20
+        store: (any SessionStore)? = nil, transport: FunctionURLTransport? = nil, retryWindow: TimeInterval? = nil,
+        refreshPolicy: SignInConfiguration.RefreshPolicy = .refreshes
     ) -> SignInSession {
         let clock = self.clock
         return SignInSession(
             configuration: SignInConfiguration(
-                transport: transport ?? self.transport(), store: store ?? self.store, refreshRetryWindow: retryWindow,
-                device: "client-check", clock: { clock.now() }))
+                transport: transport ?? self.transport(), store: store ?? self.store, refreshPolicy: refreshPolicy,
+                refreshRetryWindow: retryWindow ?? Double(arguments["window"]) ?? 20, device: "client-check",
+                clock: { clock.now() }))
     }
 
     func storedData() -> Data? { try? store.inner.load() }

@@ -124,8 +124,11 @@ do {
         emit(await wireCheck(arguments))
 
     default:
-        FileHandle.standardError.write(Data("unknown scenario \(arguments.scenario)\n".utf8))
-        exit(2)
+        guard let result = try await rulesCheck(harness) else {
+            FileHandle.standardError.write(Data("unknown scenario \(arguments.scenario)\n".utf8))
+            exit(2)
+        }
+        emit(result)
     }
 } catch let error as SignInError {
     emit(["failed": errorName(error)])
