@@ -10,7 +10,9 @@ import FoundationNetworking
 /// sooner could still reach the function after its retry and rotate the token again, superseding
 /// the one the app kept (docs/client.md, "Timeouts"). So every bound on an attempt (URLSession's
 /// per-request idle timeout, which on Darwin restarts at every byte received; its whole-resource
-/// timeout; and a task deadline over the exchange) is `functionTimeout + networkAllowance`.
+/// timeout) is `functionTimeout + networkAllowance`, and a task deadline one second later is the
+/// backstop over the exchange (later, not equal: FoundationNetworking can hang when a cancel races
+/// its own timeout).
 public struct FunctionURLTransport: SignInTransport {
     public var urls: [SignInFunction: URL]
     public var session: URLSession
@@ -47,7 +49,7 @@ public struct FunctionURLTransport: SignInTransport {
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.httpBody = event
-        let (exchange, session, deadline) = (request, self.session, attemptTimeout)
+        let (exchange, session, deadline) = (request, self.session, attemptTimeout + 1)
         // The task deadline: whatever URLSession does with its timeouts, the attempt ends here.
         return try await withThrowingTaskGroup(of: TransportAnswer.self) { group in
             group.addTask { try await Self.exchange(exchange, over: session) }

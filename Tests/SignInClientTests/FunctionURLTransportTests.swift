@@ -17,7 +17,7 @@ import FoundationNetworking
         let transport = FunctionURLTransport(
             signIn: Self.url, refresh: Self.url, link: Self.url, functionTimeout: functionTimeout)
         let configuration = transport.session.configuration
-        #expect(transport.attemptTimeout > functionTimeout)  // the task deadline
+        #expect(transport.attemptTimeout > functionTimeout)  // the task deadline is a second later still
         #expect(configuration.timeoutIntervalForRequest >= transport.attemptTimeout)  // idle, per byte on Darwin
         #expect(configuration.timeoutIntervalForResource >= transport.attemptTimeout)  // the whole exchange
     }
