@@ -10,7 +10,9 @@ extension SignInSession {
     func adoptStoredSession() throws(SignInError) {
         let data: Data?
         do { data = try configuration.store.load() } catch { throw .storeUnavailable(detail: "\(error)") }
-        guard let data, let stored = try? StoredSession.decode(data), stored.refreshToken != endedToken else {
+        // Unreadable (a format newer than this extension): unknown, not signed out.
+        let stored = try data.map(StoredSession.decode)
+        guard let stored, stored.refreshToken != endedToken else {
             if session != nil { end(.userSignedOut) }
             throw .notSignedIn
         }

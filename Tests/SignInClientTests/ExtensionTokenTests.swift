@@ -104,4 +104,20 @@ import Testing
         _ = try await appex.link(.google, idToken: "id")
         #expect(try store.load() == stored)  // the extension's answers never reach the store
     }
+
+    /// A store the extension cannot read (a format newer than it) is unknown, not signed out.
+    @Test func anUnreadableStoreIsUnknownForAnExtension() async throws {
+        let store = InMemorySessionStore()
+        _ = try await signedInSession(backend(), store: store)
+        let appex = SignInSession(
+            configuration: SignInConfiguration(transport: backend(), store: store, refreshPolicy: .readOnly))
+        _ = await appex.currentUser
+        try store.save(Data(#"{"format": 99}"#.utf8))
+        await #expect(
+            throws: SignInError.storeUnavailable(detail: "stored session format 99 is newer than this client")
+        ) {
+            _ = try await appex.sessions()
+        }
+        #expect(await appex.currentUser != nil)  // its copy is kept; nothing was presented
+    }
 }
