@@ -70,7 +70,8 @@ class FunctionURLServer:
         return self
 
     def stop(self) -> None:
-        self.httpd.shutdown()
+        if self.thread.ident is not None:  # shutdown() waits for a serve_forever that was never started
+            self.httpd.shutdown()
         self.httpd.server_close()
         for pool in self.pools.values():
             pool.stop()
