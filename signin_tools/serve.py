@@ -10,8 +10,8 @@ here each one is a path of one server.
 
 Tests drive it in-process (`FunctionURLServer`): it counts requests per function and action, keeps
 the trail of refresh tokens presented and issued as fingerprints (12 hex of SHA-256; never a token),
-and injects the faults a phone sees (an answer lost after the function answered, a late answer, a
-5xx or a 429 from the front door).
+and injects the faults a phone sees (an answer lost after the function answered, a late answer, an
+unreadable answer after the function answered, a 5xx or Lambda's 429 throttle from the front door).
 
 A path below a function's (`POST /auth-signin/apple/callback`) reaches that function with the rest
 as its `rawPath` (`/apple/callback`), whatever the method, as a Function URL passes every path and
@@ -90,10 +90,10 @@ class FunctionURLServer:
 
     def inject(self, kind: str, function: str = "auth-refresh", action: str = "refresh", times: int = 1, **kw) -> None:
         """kind: "drop" (the function runs, its answer never reaches the client), "delay" (the
-        answer waits `seconds` after the function answered), "unavailable" (a bare 503 before the
-        function is reached), "throttle" (the 429 Lambda's front door answers when the function's
-        concurrency is exhausted; the function is not reached), "stall" (`seconds` of silence, then
-        504; the function is not reached)."""
+        answer waits `seconds` after the function answered), "corrupt" (the function runs, the
+        client gets a 200 whose body is cut short), "unavailable" (a bare 503 before the function is
+        reached), "throttle" (Lambda's 429 before the function is reached), "stall" (`seconds` of
+        silence, then 504; the function is not reached)."""
         with self.lock:
             self.faults.append({"kind": kind, "function": function, "action": action, "times": times, **kw})
 
@@ -121,13 +121,14 @@ class FunctionURLServer:
         if function == "auth-signin":
             action = "signin" if path == "/" else path
         presented = event_body.get("refreshToken") if isinstance(event_body, dict) else None
+        arrived = round(time.monotonic(), 2)
         with self.lock:
             key = f"{function}:{action}"
             self.counts[key] = self.counts.get(key, 0) + 1
         fault = self._take_fault(function, action)
         if fault and fault["kind"] == "unavailable":
             return 503, {"content-type": "text/plain"}, b"Service Unavailable", fault
-        if fault and fault["kind"] == "throttle":
+        if fault and fault["kind"] == "throttle":  # Lambda's concurrency throttle: the function is not invoked
             return 429, {"content-type": "application/json"}, b'{"Message":"Rate Exceeded."}', fault
         if fault and fault["kind"] == "stall":  # the front door hangs; the function is never reached
             time.sleep(min(float(fault.get("seconds", 1)), 30))
@@ -155,7 +156,10 @@ class FunctionURLServer:
                 self.trail.append({"function": function, "action": action, "status": code,
                                    "presented": fingerprint(presented) if isinstance(presented, str) else None,
                                    "issued": fingerprint(issued) if isinstance(issued, str) else None,
-                                   "delivered": not (fault and fault["kind"] == "drop"), "at": round(time.monotonic(), 2)})
+                                   "delivered": not (fault and fault["kind"] in ("drop", "corrupt")),
+                                   "arrived": arrived, "at": round(time.monotonic(), 2)})
+        if fault and fault["kind"] == "corrupt":  # the function answered; the client reads half of it
+            out = out[: len(out) // 2]
         return code, headers, out, fault
 
     @staticmethod
