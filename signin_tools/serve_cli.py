@@ -25,6 +25,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="verify tokens with Apple's and Google's real key URLs (needs network) instead of the test IdP")
     ap.add_argument("--apple-audience", default="", help="with --real-keys: APPLE_AUDIENCES (your bundle id)")
     ap.add_argument("--google-audience", default="", help="with --real-keys: GOOGLE_AUDIENCES (your client id)")
+    ap.add_argument("--apple-web-return-target", default="https://app.example.com/apple-return",
+                    help="APPLE_WEB_RETURN_TARGET of auth-signin: where POST /auth-signin/apple/callback redirects "
+                         "(an App Link or intent URL; '' turns the return URL off)")
     ap.add_argument("--max-seconds", type=float, default=0, help="stop after this long (0: until Ctrl-C)")
     ap.add_argument("--url-file", help="also write the URLs as JSON to this file (for scripts)")
     args = ap.parse_args(argv)
@@ -42,6 +45,8 @@ def main(argv: list[str] | None = None) -> int:
                 for name in ("APPLE_JWKS_URL", "GOOGLE_JWKS_URL", "FIREBASE_JWKS_URL", "FIREBASE_PROJECT_ID"):
                     env.pop(name, None)
                 env["APPLE_AUDIENCES"], env["GOOGLE_AUDIENCES"] = args.apple_audience, args.google_audience
+            if function == "auth-signin" and args.apple_web_return_target:
+                env["APPLE_WEB_RETURN_TARGET"] = args.apple_web_return_target
             return env
 
         env = env_for("auth-signin")
@@ -52,6 +57,9 @@ def main(argv: list[str] | None = None) -> int:
             urls = server.urls()
             for name, url in urls.items():
                 print(f"{name}: {url}", flush=True)
+            if args.apple_web_return_target:
+                print(f"apple return URL: {urls['auth-signin']}/apple/callback -> {args.apple_web_return_target}",
+                      flush=True)
             s3 = env.get("AWS_ENDPOINT_URL_S3") or env.get("AWS_ENDPOINT_URL")
             print(f"s3: {s3} (bucket {env.get('IDENTITY_BUCKET')}, path-style)", flush=True)
             print("tokens: scripts/mint-token apple|google SUB" if not args.real_keys else "tokens: real Apple/Google",
