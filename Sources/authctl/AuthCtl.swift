@@ -18,7 +18,7 @@ struct AuthCtl: ParsableCommand {
             """,
         subcommands: [
             FindCommand.self, ShowCommand.self, SessionsCommand.self, DisableCommand.self, EnableCommand.self,
-            ExportCommand.self, DeleteCommand.self, CheckCommand.self,
+            ExportCommand.self, DeleteCommand.self, CheckCommand.self, GoogleRiscCommand.self,
         ])
 }
 
