@@ -13,6 +13,8 @@ extension AccountService {
         var profiles: Set<String> = []
         var deletions: [String: (DeletionRecord, String)] = [:]
         var claims: [String: IdentityMapping] = [:]
+        /// Google's suspension records by `sub`; nil for one that is unreadable.
+        var suspensions: [String: IdentitySuspension?] = [:]
     }
 
     package func checkStore(
@@ -49,6 +51,8 @@ extension AccountService {
             done += chunk.count
             progress("read \(done)/\(reads.count) documents")
         }
+        try readSuspensions(list(AccountKeys.suspensionsPrefix(.google)), into: &snapshot, deadline: deadline)
+        report.suspensions = snapshot.suspensions.count
         report.identityFiles = snapshot.identities.count
         report.accounts = Set(snapshot.providers.keys).union(snapshot.profiles).count
         report.claims = snapshot.claims.count
@@ -135,6 +139,7 @@ extension AccountService {
         where !record.isDone && nowMs - record.requestedAtMs > deletionBoundMs() {
             add(.deletionStuck, uuid, AccountKeys.deletion(uuid))
         }
+        out += suspensionFindings(in: s)
         return out
     }
 }

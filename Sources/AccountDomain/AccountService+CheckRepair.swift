@@ -27,16 +27,22 @@ extension AccountService {
                 return "no identity to complete it with: delete the account"
             }
             let docs = try readAccount(m.uuid, deadline: deadline)
-            _ = try complete(
+            let completed = try complete(
                 m, identity, fullName: nil, profile: docs.profile, providers: docs.providers, deadline: deadline)
+            // Listed now: a Google identity takes its suspension, as a sign-up's completion does.
+            _ = try syncSuspension(completed, provider: identity.provider, id: identity.subject, deadline: deadline)
         case .identityNamesDeletedAccount, .staleIdentityFile:
             guard let m = s.identities[f.key] else { return "identity file unreadable" }
             try discard(m, key: f.key, session: nil, deadline: deadline)
         case .unlistedIdentity:
             guard let (m, identity) = identityFile(f.key, s) else { return "identity file unreadable" }
-            if try completeLink(loadAccount(m.uuid, deadline: deadline), m, identity, deadline: deadline) == nil {
+            guard
+                let linked = try completeLink(loadAccount(m.uuid, deadline: deadline), m, identity, deadline: deadline)
+            else {
                 try discard(m, key: f.key, session: nil, deadline: deadline)  // stale by now: as sign-in does
+                return nil
             }
+            _ = try syncSuspension(linked, provider: identity.provider, id: identity.subject, deadline: deadline)
         case .listedIdentityWithoutFile:
             let link = s.providers[f.serviceUserID]?.providers.first { AccountKeys.identity($0.type, $0.id) == f.key }
             guard let linkID = link?.linkID else { return "a link from before link ids: unlink it, or link again" }
@@ -58,6 +64,10 @@ extension AccountService {
         case .claimNamesDeletedAccount:
             guard let claim = s.claims[f.key] else { return "claim unreadable" }
             if try !releaseIfOwnerDeleted(claim, key: f.key, deadline: deadline) { return "the owner is not deleted" }
+        case .suspensionNotApplied:
+            return try repairSuspension(f, deadline: deadline)
+        case .suspensionUnreadable:
+            return "not the service's JSON: look at it; sign-in and link with that identity fail until it is fixed"
         case .deletionStuck:
             guard let record = s.deletions[f.serviceUserID] else { return "deletion record unreadable" }
             let progress = try advance(

@@ -107,9 +107,21 @@ extension AccountService {
     func enforceSuspension(
         _ account: Account, provider: IdentityProvider, id: String, deadline: Deadline
     ) throws(AccountError) -> Account {
+        let synced = try syncSuspension(account, provider: provider, id: id, deadline: deadline)
+        if synced.providers.isSuspended(provider, id: id) { throw .identitySuspended }
+        return synced
+    }
+
+    /// Reads the identity's record (Google identities only) and applies it to its entry on
+    /// `account`; the account as it stands afterwards. For the repairs that list an identity
+    /// (`authctl check --repair`), which refuse nobody.
+    func syncSuspension(
+        _ account: Account, provider: IdentityProvider, id: String, deadline: Deadline
+    ) throws(AccountError) -> Account {
         guard provider == .google else { return account }
         let record = try suspension(backend.get(AccountKeys.suspension(provider, id), deadline: deadline), provider, id)
-        return try enforce(record, on: account, provider: provider, id: id, deadline: deadline)
+        guard let record else { return account }
+        return try applySuspension(record, to: account, provider: provider, id: id, deadline: deadline)
     }
 
     /// Applies the identity's `record` to its entry on `account`; throws IDENTITY_SUSPENDED when

@@ -21,6 +21,11 @@ package struct StoreFinding: Sendable, Equatable {
         case claimNamesDeletedAccount = "claim-names-deleted-account"
         /// A deletion not finished well past CREDENTIALS_DURATION_SECONDS + 1 hour.
         case deletionStuck = "deletion-stuck"
+        /// Google's suspension record of a Google identity and the holding account's entry say
+        /// different things (one of Google's events stopped between its two writes).
+        case suspensionNotApplied = "suspension-not-applied"
+        /// A suspension record that is not the service's JSON.
+        case suspensionUnreadable = "suspension-unreadable"
     }
 
     package var kind: Kind
@@ -46,6 +51,8 @@ package struct StoreCheckReport: Sendable {
     package var identityFiles = 0
     package var claims = 0
     package var deletions = 0
+    /// Google's suspension records (suspended or lifted).
+    package var suspensions = 0
     /// Listing pages and requests made (the bench prints them).
     package var pages = 0
     package var requests = 0

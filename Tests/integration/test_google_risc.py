@@ -8,6 +8,7 @@ import json
 import time
 import uuid as uuidlib
 
+from authctl_support import own_bucket  # noqa: F401 (fixture)
 from service_support import apple_sub, code, google_sub, ok, refused, url_event, via_url
 from signin_tools.standins.google_risc import SUBJECT_ISSUER, forged_key
 from signin_tools.standins.idp import SigningKey
@@ -302,3 +303,44 @@ def test_the_google_session_of_an_identity_suspended_while_linked_elsewhere_is_n
     status, envelope = deliver(svc, svc.risc.token("sessions-revoked", subject=subject))
     assert (status, envelope["data"]["status"]) == (202, "processed")
     refused(svc.refresh(refreshToken=google_sessions[0]), "SESSION_INVALID", "after an id_token_claims subject")
+
+
+# ---------------------------------------------------------------- what the operator sees
+
+def test_show_export_and_check_see_the_suspension_and_check_repairs_a_half_applied_one(svc, own_bucket):
+    op, bucket = own_bucket, own_bucket.moto.bucket
+    s3 = svc.moto.s3()
+    for name in ("auth-signin", "auth-refresh", "auth-link"):
+        svc._default[name] = svc.start(name, IDENTITY_BUCKET=bucket)
+    a, g, data, google_sessions = account_with_google_and_apple(svc)
+    uuid = data["user"]["serviceUserID"]
+    # Google's event stopped after its first write (the record), before the account's entry.
+    now = time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime())
+    record = {"version": 1, "suspended": True, "reason": "hijacking", "eventIssuedAt": now, "changedAt": now}
+    s3.put_object(Bucket=bucket, Key=f"suspensions/google/{g}.json", Body=json.dumps(record).encode())
+    s3.put_object(Bucket=bucket, Key=f"suspensions/google/{google_sub()}.json", Body=b"not json")
+    done = op.run("check", "--json")
+    assert done.returncode == 3, f"check exits {done.returncode}: {done.stderr[-300:]}"
+    report = json.loads(done.stdout)
+    assert sorted(f["kind"] for f in report["findings"]) == ["suspension-not-applied", "suspension-unreadable"], report
+    assert report["suspensions"] == 2
+    shown = op.json("show", uuid)
+    google = next(p for p in shown["providers"] if p["type"] == "google")
+    assert google["suspensionRecord"]["suspended"] is True and google["suspension"] is None
+    assert "SUSPENDED by Google (hijacking)" in op.ok("show", uuid).stdout
+    assert "entry says otherwise" in op.ok("show", uuid).stdout
+    ok(svc.refresh(refreshToken=google_sessions[0]))  # the half-applied event has not ended them yet
+
+    repaired = json.loads(op.run("check", "--repair", "--yes", "--json").stdout)
+    by_kind = {f["kind"]: f for f in repaired["findings"]}
+    assert by_kind["suspension-not-applied"]["repaired"] is True
+    assert by_kind["suspension-unreadable"]["repaired"] is False
+    refused(svc.refresh(refreshToken=google_sessions[0]), "SESSION_INVALID", "a Google session after the repair")
+    ok(svc.refresh(refreshToken=data["refreshToken"]))
+    s3.delete_object(Bucket=bucket, Key=next(k for k in (o["Key"] for o in s3.list_objects_v2(
+        Bucket=bucket, Prefix="suspensions/google/")["Contents"]) if g not in k))
+    assert op.json("check")["found"] == 0, "the bucket passes after the repair"
+    exported = op.home / "export.json"
+    op.ok("export", uuid, "--out", str(exported))
+    google = next(p for p in json.loads(exported.read_text())["providers"] if p["type"] == "google")
+    assert google["suspension"]["suspended"] is True and google["sessionsEndedAt"]
