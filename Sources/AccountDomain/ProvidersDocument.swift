@@ -93,7 +93,8 @@ package struct ProvidersDocument: Sendable, Equatable {
     /// and it signed in after that link's sessions were last ended (`sessionsNotBeforeMs`).
     func accepts(_ record: SessionRecord) -> Bool {
         guard let link = listedLink(record.identity), !link.isSuspended else { return false }
-        return record.signInAtMs >= (link.sessionsNotBeforeMs ?? .min)
+        // A session signed in at the very millisecond its sessions were ended counts as ended.
+        return record.signInAtMs > (link.sessionsNotBeforeMs ?? .min)
     }
 
     /// Whether the listed `provider` identity `id` is suspended.

@@ -377,7 +377,7 @@ struct StoredAccount {
     func accepts(_ id: SimIdentity, linkID: String?, signInAtMs: Int64) -> Bool {
         active.contains {
             $0.type == id.provider.rawValue && $0.id == id.sub && $0.linkID == linkID && !$0.suspended
-                && signInAtMs >= ($0.sessionsNotBeforeMs ?? .min)
+                && signInAtMs > ($0.sessionsNotBeforeMs ?? .min)
         }
     }
 
