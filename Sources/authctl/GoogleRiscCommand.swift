@@ -25,7 +25,8 @@ struct GoogleRiscCommand: ParsableCommand {
         @OptionGroup var connection: ConnectionOptions
         @OptionGroup var change: ChangeOptions
         @Option(help: "The service account's JSON key file.") var keyFile: String
-        @Option(help: "auth-link's Function URL: https (http only to a loopback host, for tests).") var receiverURL: String
+        @Option(help: "auth-link's Function URL: https (http only to a loopback host, for tests).")
+        var receiverURL: String
         @Option(help: "What Google's verification event carries back (default: a fresh text).") var state: String?
         @Option(help: "The RISC management API (default: https://risc.googleapis.com; http only to a loopback host).")
         var endpoint: String?
@@ -33,7 +34,8 @@ struct GoogleRiscCommand: ParsableCommand {
 
         func run() throws {
             do throws(ConfigurationError) {
-                _ = try HTTPURL.httpsOrLoopback(receiverURL, variable: "--receiver-url", allowingQueryAndFragment: false)
+                _ = try HTTPURL.httpsOrLoopback(
+                    receiverURL, variable: "--receiver-url", allowingQueryAndFragment: false)
                 if let endpoint {
                     _ = try HTTPURL.httpsOrLoopback(endpoint, variable: "--endpoint", allowingQueryAndFragment: false)
                 }
@@ -44,7 +46,9 @@ struct GoogleRiscCommand: ParsableCommand {
             }
             let context = try Console.connect(connection)
             let caller = try Console.caller(context)
-            let state = self.state ?? "authctl \(ISO8601.format(milliseconds: Clock.nowMilliseconds())) \(Hex.encode(SecureRandom.bytes(4)))"
+            let state =
+                self.state
+                ?? "authctl \(ISO8601.format(milliseconds: Clock.nowMilliseconds())) \(Hex.encode(SecureRandom.bytes(4)))"
             let details: [(String, JSONValue)] = [
                 ("receiverURL", .string(receiverURL)), ("serviceAccount", .string(key.clientEmail)),
                 ("state", .string(state)),
@@ -73,7 +77,9 @@ struct GoogleRiscCommand: ParsableCommand {
                 Terminal.err("authctl: the stream is registered, but \(error)")
                 throw ExitCode(1)
             }
-            audit(caller, outcome: "registered, verification requested", details + [("eventsDelivered", .int(Int64(delivered.count)))])
+            audit(
+                caller, outcome: "registered, verification requested",
+                details + [("eventsDelivered", .int(Int64(delivered.count)))])
             report(context, registered: true, delivered: delivered, state: state)
         }
 
@@ -96,11 +102,14 @@ struct GoogleRiscCommand: ParsableCommand {
                 return
             }
             guard registered else {
-                Terminal.out("dry run: would register \(receiverURL) and request a verification event carrying '\(state)'")
+                Terminal.out(
+                    "dry run: would register \(receiverURL) and request a verification event carrying '\(state)'")
                 return
             }
             let missing = RiscManagementClient.eventTypes.filter { !delivered.contains($0) }
-            Terminal.out("registered \(receiverURL): Google delivers \(delivered.count) of \(RiscManagementClient.eventTypes.count) event types")
+            Terminal.out(
+                "registered \(receiverURL): Google delivers \(delivered.count) of \(RiscManagementClient.eventTypes.count) event types"
+            )
             for type in missing { Terminal.out("  not delivered: \(type)") }
             Terminal.out("verification requested: auth-link's log shows state '\(state)' when it arrives")
         }
