@@ -36,6 +36,8 @@ package struct GoogleSecurityEventResult: Sendable, Equatable {
     package var sessionsEnded = false
     /// The identity's suspension as it stands after the event (nil: the event was not about it).
     package var suspension: IdentitySuspension?
+    /// Whether this event set that state (false for one delivered late, older than the state stored).
+    package var suspensionChanged = false
 
     package init(outcome: GoogleSecurityEventOutcome) { self.outcome = outcome }
 }
@@ -72,10 +74,12 @@ extension AccountService {
         case .suspend(let reason):
             let state = IdentitySuspension(
                 suspended: true, reason: reason, eventIssuedAtMs: issuedAtMs, changedAtMs: now)
-            newest = try recordSuspension(state, provider: .google, id: sub, deadline: deadline)
+            (newest, result.suspensionChanged) = try recordSuspension(
+                state, provider: .google, id: sub, deadline: deadline)
         case .lift:
             let state = IdentitySuspension(suspended: false, reason: nil, eventIssuedAtMs: issuedAtMs, changedAtMs: now)
-            newest = try recordSuspension(state, provider: .google, id: sub, deadline: deadline)
+            (newest, result.suspensionChanged) = try recordSuspension(
+                state, provider: .google, id: sub, deadline: deadline)
         }
         result.suspension = newest
         let key = AccountKeys.identity(.google, sub)

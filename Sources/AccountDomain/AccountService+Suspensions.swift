@@ -36,18 +36,19 @@ extension AccountService {
     }
 
     /// Stores `state` as the identity's record unless the stored one is as new or newer;
-    /// answers the record as it stands afterwards (the newest state, whoever wrote it).
+    /// answers the record as it stands afterwards (the newest state, whoever wrote it) and whether
+    /// it is this call's (a write whose answer was lost is recognised by re-reading it).
     func recordSuspension(
         _ state: IdentitySuspension, provider: IdentityProvider, id: String, deadline: Deadline
-    ) throws(AccountError) -> IdentitySuspension {
+    ) throws(AccountError) -> (newest: IdentitySuspension, wrote: Bool) {
         let key = AccountKeys.suspension(provider, id)
         for _ in 0..<AccountService.maxConditionalAttempts {
             let object = try backend.get(key, deadline: deadline)
             let stored = try suspension(object, provider, id)
-            if let stored, !state.supersedes(stored) { return stored }
+            if let stored, !state.supersedes(stored) { return (stored, stored == state) }
             let condition: S3PutCondition = object.map { .ifMatch($0.etag) } ?? .ifNoneMatch
             if case .stored = try backend.put(jsonPut(key, state.recordJSON, condition), deadline: deadline) {
-                return state
+                return (state, true)
             }
             pauseAfterLostRace()  // a concurrent event wrote it (or this write's answer was lost): re-read
         }

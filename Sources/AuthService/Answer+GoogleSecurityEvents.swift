@@ -24,7 +24,7 @@ extension Answer {
             for record in audits(event, result) {
                 if answer.audit == nil { answer.audit = record } else { answer.moreAudits.append(record) }
             }
-            if event.kind == .accountDisabled, result.suspension?.suspended == true {
+            if event.kind == .accountDisabled, result.suspensionChanged {
                 answer.counts["IdentitySuspensions", default: 0] += 1
             }
         }
@@ -35,7 +35,7 @@ extension Answer {
     private static func audits(_ event: GoogleSecurityEvent, _ result: GoogleSecurityEventResult) -> [AuditRecord] {
         var out: [AuditRecord] = []
         let google = IdentityProvider.google.rawValue
-        if let state = result.suspension, event.kind == .accountDisabled || event.kind == .accountEnabled {
+        if let state = result.suspension, result.suspensionChanged {
             out.append(
                 AuditRecord(
                     operation: "suspendIdentity", serviceUserID: result.serviceUserID, provider: google,

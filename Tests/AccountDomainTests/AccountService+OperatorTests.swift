@@ -137,7 +137,8 @@ import Testing
         let found = try f.service.checkStore(repair: false, deadline: .none)
         #expect(
             found.findings.map(\.kind).sorted { $0.rawValue < $1.rawValue } == [.halfMadeAccount, .staleIdentityFile])
-        #expect(found.accounts == 2 && found.identityFiles == 3 && found.pages == 4)
+        // One page each of identities/, users/, deletions/, purchases/apple/ and suspensions/google/.
+        #expect(found.accounts == 2 && found.identityFiles == 3 && found.pages == 5)
         let repaired = try f.service.checkStore(repair: true, deadline: .none)
         #expect(repaired.findings.allSatisfy { $0.repaired == true })
         #expect(try f.service.checkStore(repair: false, deadline: .none).findings.isEmpty)
