@@ -62,7 +62,7 @@ package struct IdentitySuspension: Sendable, Equatable {
     }
 
     /// The record's body (`suspensions/google/{sub}.json`): the state, with a version.
-    var recordJSON: JSONValue {
+    package var recordJSON: JSONValue {
         guard case .object(var o) = json else { return json }
         o["version"] = .int(1)
         return .object(o)
