@@ -64,6 +64,7 @@ enum SimulatedGrants {
         case .s3Delete(let key, .version): return [("s3:DeleteObjectVersion", object(key), nil)]
         case .s3Delete(let key, _): return [("s3:DeleteObject", object(key), nil)]
         case .s3List(let prefix, _): return [("s3:ListBucket", bucketARN, prefix)]
+        case .s3ListPage(let r): return [("s3:ListBucket", bucketARN, r.prefix)]
         case .s3ListVersions(let prefix, _): return [("s3:ListBucketVersions", bucketARN, prefix)]
         case .s3DeleteVersions(let versions): return versions.map { ("s3:DeleteObjectVersion", object($0.key), nil) }
         case .s3DeleteListedVersion(let version): return [("s3:DeleteObjectVersion", object(version.key), nil)]
