@@ -54,7 +54,9 @@ struct AccountCheckView {
             case .unreadable: continue  // reported above; nothing can be judged against it
             case .absent:
                 if deletion.isUnreadable || profile.isUnreadable { continue }
-                if !deletion.isAbsent {
+                // As sign-in judges it: only a committed deletion makes the file stale; a record
+                // only asked for leaves a half-made account to complete (its commit comes later).
+                if deletion.value?.0.committedAtMs != nil {
                     add(.identityNamesDeletedAccount, key)
                 } else {
                     add(profile.isAbsent ? .identityNamesMissingAccount : .halfMadeAccount, key)

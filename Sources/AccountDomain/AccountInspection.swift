@@ -98,11 +98,13 @@ extension AccountInspection {
                     ("secondPassDoneAt", ts(d.secondPassDoneAtMs)),
                 ]))
         }
-        let live = sessions.filter { $0.isLive(nowMs: nowMs) && (providers?.lists($0.identity) ?? false) }.count
+        let deleted = providers?.isDeleted ?? (deletion != nil)
+        let live =
+            deleted ? 0 : sessions.filter { $0.isLive(nowMs: nowMs) && (providers?.lists($0.identity) ?? false) }.count
         return .object(
             JSONObject([
                 ("exists", .bool(exists)), ("disabled", .bool(providers?.disabled != nil)),
-                ("deleted", .bool(providers?.isDeleted ?? (deletion != nil))), ("deletion", deletionState),
+                ("deleted", .bool(deleted)), ("deletion", deletionState),
                 ("liveSessions", .int(Int64(live))),
             ]))
     }

@@ -104,7 +104,8 @@ import Testing
         let uuid = up.account.serviceUserID
         let saved = AccountKeys.markers(uuid) + [AccountKeys.profile(uuid), AccountKeys.providers(uuid)]
         let bodies = saved.map { ($0, f.s3.current($0)!) }
-        for key in saved { _ = f.s3.apply(.s3Delete(key: key, condition: .none)) }  // a sign-up right after its commit point
+        // A sign-up right after its commit point: the identity file, none of the rest.
+        for key in saved { _ = f.s3.apply(.s3Delete(key: key, condition: .none)) }
         var restored = false
         let report = f.service.checkStore(
             StoreCheckOptions(repair: true), deadline: .none,
