@@ -33,9 +33,11 @@ def test_environment_keys_win_over_an_sso_profile(svc, operator):
 
 
 def test_the_environment_region_wins_over_the_profiles(svc, operator):
+    sub = apple_sub()
+    ok(svc.signin(provider="apple", idToken=svc.idp.apple_token(sub)))
     setup_files(operator, "[default]\nregion = not a region\n")
     env = operator.env(AWS_REGION=None, AWS_DEFAULT_REGION="us-east-1")
-    done = operator.run("whoami", "--json", env=env)
+    done = operator.run("find", f"apple:{sub}", env=env)
     assert done.returncode == 0, f"the profile's region overrode AWS_DEFAULT_REGION: {done.stderr[-300:]}"
     setup_files(operator, "[default]\nregion = eu-west-3\n")
     assert (whoami(operator, env=env)["region"], whoami(operator, env=env)["regionFrom"]) == (
