@@ -37,6 +37,7 @@ extension Action {
     func httpStatus(for error: ServiceError) -> Int { error.code.httpStatus }
 
     /// The status for Apple's notification senders, which retry on 5xx and not on 4xx: 503 for a
-    /// transient failure, 400 for every refusal (docs/decisions.md).
+    /// transient failure, 400 for every refusal (docs/decisions/runtime-and-http.md,
+    /// "Events answer with their own HTTP statuses").
     static func notificationStatus(for error: ServiceError) -> Int { error.code == .upstreamUnavailable ? 503 : 400 }
 }
