@@ -1,7 +1,8 @@
 import PlatformSupport
 
 /// Credentials, region and endpoints resolved in the AWS CLI's (v2) order, for what authctl
-/// supports (docs/operations.md, "Setting up"; the sources followed are in docs/decisions.md):
+/// supports (docs/operations.md, "Setting up"; the sources followed are in
+/// docs/decisions/operator.md, "Credentials in the AWS CLI's order"):
 /// - the profile: `--profile`, else `AWS_PROFILE`, else `AWS_DEFAULT_PROFILE`, else `default`;
 ///   a named profile must exist;
 /// - credentials, the first source that has them: the environment's keys (skipped only when

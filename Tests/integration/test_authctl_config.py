@@ -1,7 +1,8 @@
 """Credentials, region and endpoints found as the AWS CLI finds them (issue 23, defect 10;
 contract v4): the environment's keys win over any profile (`--profile` alone sets them aside),
-and a profile's settings never override what the environment sets. The precedence followed is
-botocore's credential chain and config chain (docs/decisions.md). PYTEST_DONT_REWRITE."""
+and a profile's settings never override what the environment sets. The precedence followed,
+botocore's credential chain and config chain, is in
+docs/decisions/operator.md, "Credentials in the AWS CLI's order". PYTEST_DONT_REWRITE."""
 from authctl_support import operator  # noqa: F401 (fixture)
 from service_support import apple_sub, ok
 
