@@ -18,7 +18,6 @@ extension AccountService {
         var claims: [String: IdentityMapping] = [:]
         var claimsByAccount: [String: [String]] = [:]
         var deletions: [String: StoredDocument<(DeletionRecord, etag: String, keysFailed: Int)>] = [:]
-        var identitiesComplete = true
         var deletionsComplete = true
     }
 
@@ -32,16 +31,17 @@ extension AccountService {
     ) -> StoreCheckReport {
         var report = StoreCheckReport()
         var index = CheckIndex()
-        index.identitiesComplete = readMappings(
-            "identities/", options, &report, deadline: deadline, progress: progress
+        _ = readMappings(
+            "identities/", options, &report, deadline: deadline, progress: progress,
+            include: { AccountService.identity(ofKey: $0) != nil }  // not apple-transfer/
         ) { key, m, report in
-            guard AccountService.identity(ofKey: key) != nil else { return }
             index.identities[key] = m
             index.identitiesByAccount[m.uuid, default: []].append(key)
             report.identityFiles += 1
         }
-        _ = readMappings("purchases/apple/", options, &report, deadline: deadline, progress: progress) {
-            key, m, report in
+        _ = readMappings(
+            "purchases/apple/", options, &report, deadline: deadline, progress: progress, include: { _ in true }
+        ) { key, m, report in
             index.claims[key] = m
             index.claimsByAccount[m.uuid, default: []].append(key)
             report.claims += 1
@@ -52,7 +52,7 @@ extension AccountService {
             let keys = page.keys.filter { AccountService.account(ofDeletionKey: $0) != nil }
             for (key, result) in readEach(keys, deadline: deadline) {
                 switch result {
-                case .failure(let e): report.unchecked.append("GET \(key): \(AccountService.brief(e))")
+                case .failure(let e): report.noteUnchecked("GET \(key): \(AccountService.brief(e))")
                 case .success(let object):
                     let record = storedDeletion(object, key: key)
                     if !record.isAbsent { index.deletions[AccountService.account(ofDeletionKey: key)!] = record }
@@ -99,12 +99,13 @@ extension AccountService {
     /// an unreadable one is a finding. False when the listing could not finish.
     private func readMappings(
         _ prefix: String, _ options: StoreCheckOptions, _ report: inout StoreCheckReport, deadline: Deadline,
-        progress: (String) -> Void, absorb: (String, IdentityMapping, inout StoreCheckReport) -> Void
+        progress: (String) -> Void, include: (String) -> Bool,
+        absorb: (String, IdentityMapping, inout StoreCheckReport) -> Void
     ) -> Bool {
         walkListing(prefix, options, &report, deadline: deadline, progress: progress) { page, report in
-            for (key, result) in readEach(page.keys, deadline: deadline) {
+            for (key, result) in readEach(page.keys.filter(include), deadline: deadline) {
                 switch result {
-                case .failure(let e): report.unchecked.append("GET \(key): \(AccountService.brief(e))")
+                case .failure(let e): report.noteUnchecked("GET \(key): \(AccountService.brief(e))")
                 case .success(let object):
                     switch storedMapping(object, key: key) {
                     case .absent: continue  // gone since it was listed
@@ -136,14 +137,16 @@ extension AccountService {
                 case .success(let o): read[key] = .some(o)
                 case .failure(let e):
                     failed.insert(key)
-                    report.unchecked.append("GET \(key): \(AccountService.brief(e))")
+                    report.noteUnchecked("GET \(key): \(AccountService.brief(e))")
                 }
             }
         }
         absorb(readEach(keys, deadline: deadline))
         var views: [AccountCheckView] = []
         for uuid in uuids {
-            let documents = [AccountKeys.profile(uuid), AccountKeys.providers(uuid)]
+            let documents =
+                [AccountKeys.profile(uuid), AccountKeys.providers(uuid)]
+                + (index.deletionsComplete ? [] : [AccountKeys.deletion(uuid)])
             if documents.contains(where: failed.contains) { continue }  // unchecked: noted above
             var view = AccountCheckView(uuid: uuid)
             view.profile = stored(read[AccountKeys.profile(uuid)] ?? nil, key: AccountKeys.profile(uuid)) { _ in () }

@@ -20,7 +20,7 @@ extension AccountService {
                     prefix: prefix, delimiter: delimiter, continuationToken: token, pageSize: options.pageSize))
             let listing: S3Listing
             do throws(AccountError) { listing = try backend.run(round, deadline: deadline).value(slot) } catch {
-                report.unchecked.append("listing \(prefix) failed at page \(page): \(AccountService.brief(error))")
+                report.noteUnchecked("listing \(prefix) failed at page \(page): \(AccountService.brief(error))")
                 return false
             }
             report.pages += 1
@@ -28,12 +28,12 @@ extension AccountService {
             body(listing, &report)
             guard listing.isTruncated else { return true }
             guard let next = listing.continuationToken else {
-                report.unchecked.append("listing \(prefix) was truncated without a continuation token")
+                report.noteUnchecked("listing \(prefix) was truncated without a continuation token")
                 return false
             }
             token = next
         }
-        report.unchecked.append("listing \(prefix) stopped at the page limit (\(options.maxPages) pages)")
+        report.noteUnchecked("listing \(prefix) stopped at the page limit (\(options.maxPages) pages)")
         return false
     }
 

@@ -25,10 +25,13 @@ struct CheckCommand: ParsableCommand {
         help: "Listing pages per prefix at most (tests and sampling: a check cut short exits 4 and repairs nothing).")
     var maxPages = 100_000
     @Option(help: "Entries per listing page, 1 to 1000 (tests and the bench).") var pageSize = 1_000
+    @Option(help: "Seconds the walk and its repairs may take; what is left unread makes the check incomplete.")
+    var timeout = 3_600
 
     func validate() throws {
         guard maxPages >= 1 else { throw ValidationError("--max-pages must be at least 1") }
         guard (1...1_000).contains(pageSize) else { throw ValidationError("--page-size must be 1 to 1000") }
+        guard timeout >= 1 else { throw ValidationError("--timeout must be at least 1 second") }
     }
 
     func run() throws {
@@ -41,7 +44,7 @@ struct CheckCommand: ParsableCommand {
             caller: caller, action: repairing ? "check-repair" : "check", reason: reason, dryRun: dryRun)
         let report = context.service.checkStore(
             StoreCheckOptions(repair: repairing, maxPages: maxPages, pageSize: pageSize),
-            deadline: .after(milliseconds: 3_600_000), progress: Terminal.progress,
+            deadline: .after(milliseconds: Int64(timeout) * 1_000), progress: Terminal.progress,
             hooks: repairing ? CheckCommand.trail(caller, reason) : StoreRepairHooks())
         Terminal.endProgress()
         let elapsed = Clock.nowMilliseconds() - started
@@ -55,7 +58,7 @@ struct CheckCommand: ParsableCommand {
         } else {
             try run.read("checked", counts)
         }
-        print(report, context: context, elapsed: elapsed, repaired: repaired)
+        show(report, context: context, elapsed: elapsed, repaired: repaired)
         try run.finish()
         if !report.complete { throw ExitCode(ExitStatus.incomplete) }
         if report.findings.contains(where: { $0.repaired != true }) { throw ExitCode(ExitStatus.breaksLeft) }
@@ -90,14 +93,14 @@ struct CheckCommand: ParsableCommand {
             })
     }
 
-    private func print(_ report: StoreCheckReport, context: OperatorContext, elapsed: Int64, repaired: Int) {
+    private func show(_ report: StoreCheckReport, context: OperatorContext, elapsed: Int64, repaired: Int) {
         let summary: [(String, JSONValue)] = [
             ("accounts", .int(Int64(report.accounts))), ("identityFiles", .int(Int64(report.identityFiles))),
             ("claims", .int(Int64(report.claims))), ("deletions", .int(Int64(report.deletions))),
             ("pages", .int(Int64(report.pages))), ("requests", .int(Int64(context.backend.requests))),
             ("milliseconds", .int(elapsed)), ("complete", .bool(report.complete)),
             ("unchecked", .array(report.unchecked.prefix(20).map(JSONValue.string))),
-            ("uncheckedCount", .int(Int64(report.unchecked.count))), ("repairsWithheld", .bool(report.repairsWithheld)),
+            ("uncheckedCount", .int(Int64(report.uncheckedCount))), ("repairsWithheld", .bool(report.repairsWithheld)),
             ("found", .int(Int64(report.findings.count))), ("repaired", .int(Int64(repaired))),
         ]
         if context.json {
@@ -131,7 +134,7 @@ struct CheckCommand: ParsableCommand {
                 + "\(report.deletions) deletions in \(elapsed) ms (\(report.pages) pages, \(context.backend.requests) requests)"
         )
         for why in report.unchecked.prefix(20) { Terminal.out("NOT CHECKED: \(why)") }
-        if report.unchecked.count > 20 { Terminal.out("NOT CHECKED: \(report.unchecked.count - 20) more") }
+        if report.uncheckedCount > 20 { Terminal.out("NOT CHECKED: \(report.uncheckedCount - 20) more") }
         if report.repairsWithheld { Terminal.out("Nothing repaired: the check did not see everything; run it again.") }
         Terminal.out("found \(report.findings.count), repaired \(repaired)")
     }
