@@ -6,11 +6,13 @@ import json
 import logging
 import os
 import subprocess
+import sys
 import time
 
 import boto3
 
 from ..standins.ports import free_port
+from ..standins.process import run_main
 from .check import ACCOUNT, BIN, BUCKET, seed
 
 N_ACCOUNTS = int(os.environ.get("N_ACCOUNTS", "200"))
@@ -86,4 +88,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(run_main(main))
