@@ -21,11 +21,15 @@ package struct StoreFinding: Sendable, Equatable {
         case claimNamesDeletedAccount = "claim-names-deleted-account"
         /// A deletion not finished well past CREDENTIALS_DURATION_SECONDS + 1 hour.
         case deletionStuck = "deletion-stuck"
+        /// A deletion whose purge could not remove some keys or uploads (`purge.keysFailed`):
+        /// they are isolated and retried by the scheduled run; a person looks at what stays.
+        case purgeKeysFailed = "purge-keys-failed"
+        /// A document or mapping file whose bytes do not decode: nothing is judged against it,
+        /// and nothing repairs it (a person reads it: `show`, or the object's versions).
+        case unreadableDocument = "unreadable-document"
         /// Google's suspension record of a Google identity and the holding account's entry say
         /// different things (one of Google's events stopped between its two writes).
         case suspensionNotApplied = "suspension-not-applied"
-        /// A suspension record that is not the service's JSON.
-        case suspensionUnreadable = "suspension-unreadable"
     }
 
     package var kind: Kind
@@ -42,20 +46,4 @@ package struct StoreFinding: Sendable, Equatable {
         self.serviceUserID = serviceUserID
         self.key = key
     }
-}
-
-/// What `check` walked and found.
-package struct StoreCheckReport: Sendable {
-    package var findings: [StoreFinding] = []
-    package var accounts = 0
-    package var identityFiles = 0
-    package var claims = 0
-    package var deletions = 0
-    /// Google's suspension records (suspended or lifted).
-    package var suspensions = 0
-    /// Listing pages and requests made (the bench prints them).
-    package var pages = 0
-    package var requests = 0
-    /// False when a listing bound stopped the walk before the end.
-    package var complete = true
 }

@@ -53,8 +53,10 @@ struct GoogleRiscCommand: ParsableCommand {
                 ("receiverURL", .string(receiverURL)), ("serviceAccount", .string(key.clientEmail)),
                 ("state", .string(state)),
             ]
+            let trail = AuditTrail(
+                caller: caller, action: "google-risc-register", reason: reason, dryRun: change.dryRun)
             if change.dryRun {
-                audit(caller, outcome: "would register and verify", details)
+                try trail.read("would register and verify", details)
                 return report(context, registered: false, delivered: [], state: state)
             }
             try Terminal.confirm(
@@ -64,30 +66,24 @@ struct GoogleRiscCommand: ParsableCommand {
             do throws(HTTPError) { http = try HTTPClient() } catch { throw ValidationError("libcurl: \(error)") }
             let client = RiscManagementClient(
                 http: http, endpoint: endpoint ?? RiscManagementClient.defaultEndpoint, key: key)
-            audit(caller, outcome: "intent: register and verify", details)
+            try trail.intent("register the receiver with Google (stream:update), then stream:verify", details)
             let stream: JSONObject
             do throws(RiscManagementClient.Failure) { stream = try client.update(receiver: receiverURL) } catch {
-                audit(caller, outcome: "failed: nothing registered (\(error))", details)
+                trail.outcome("failed: nothing registered (\(error))", details)
                 Terminal.err("authctl: \(error)")
-                throw ExitCode(1)
+                throw ExitCode(ExitStatus.failed)
             }
             let delivered = (stream["events_delivered"]?.arrayValue ?? []).compactMap(\.stringValue)
             do throws(RiscManagementClient.Failure) { try client.verify(state: state) } catch {
-                audit(caller, outcome: "failed: registered, verification not requested (\(error))", details)
+                trail.outcome("failed: registered, verification not requested (\(error))", details)
                 Terminal.err("authctl: the stream is registered, but \(error)")
-                throw ExitCode(1)
+                throw ExitCode(ExitStatus.failed)
             }
-            audit(
-                caller, outcome: "registered, verification requested",
+            trail.outcome(
+                "done: registered, verification requested",
                 details + [("eventsDelivered", .int(Int64(delivered.count)))])
             report(context, registered: true, delivered: delivered, state: state)
-        }
-
-        func audit(_ caller: CallerIdentity, outcome: String, _ details: [(String, JSONValue)]) {
-            AuditLine(
-                caller: caller, action: "google-risc-register", serviceUserID: nil, reason: reason,
-                dryRun: change.dryRun, outcome: outcome, details: details
-            ).write()
+            try trail.finish()
         }
 
         func report(_ context: OperatorContext, registered: Bool, delivered: [String], state: String) {

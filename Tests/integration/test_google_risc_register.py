@@ -57,9 +57,10 @@ def test_register_updates_the_stream_and_the_verification_event_reaches_auth_lin
     assert google.deliveries == [{"url": url, "state": state, "status": 202}], google.deliveries
     assert f'"state":"{state}"' in auth_link_log(receiver), "the verification event's state is not in auth-link's log"
     audits = operator.audits(done)
-    assert [(a["action"], a["outcome"]) for a in audits] == [
-        ("google-risc-register", "intent: register and verify"),
-        ("google-risc-register", "registered, verification requested")], audits
+    assert [(a["action"], a["phase"], a.get("outcome")) for a in audits] == [
+        ("google-risc-register", "intent", None),
+        ("google-risc-register", "outcome", "done: registered, verification requested")], audits
+    assert audits[0]["change"].startswith("register the receiver with Google")
     assert all(a["operator"]["arn"] == operator.identity["arn"] and a["reason"] == "ticket 77" for a in audits)
     assert audits[-1]["serviceAccount"] == account.client_email and audits[-1]["eventsDelivered"] == 7
     secret = json.loads(open(key_file).read())["private_key"]
@@ -100,7 +101,7 @@ def test_urls_and_key_files_are_checked_before_anything_is_sent(operator, google
     assert done.returncode != 0 and "service account" in done.stderr
     dry = operator.ok("google-risc", "register", "--key-file", key_file, "--receiver-url",
                       "https://abc.lambda-url.us-east-1.on.aws/", "--endpoint", google.endpoint, "--dry-run")
-    assert [a["outcome"] for a in operator.audits(dry)] == ["would register and verify"]
+    assert [(a["phase"], a["outcome"]) for a in operator.audits(dry)] == [("read", "would register and verify")]
     assert google.requests == [], "a refused or dry run reached Google"
 
 
