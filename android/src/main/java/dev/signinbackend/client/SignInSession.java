@@ -40,7 +40,7 @@ public final class SignInSession {
         this.core = new SessionCore(config, hub);
         this.calls = new FunctionCalls(config);
         this.refresher = new Refresher(config, core, calls);
-        this.delivery = new Delivery(config);
+        this.delivery = new Delivery(config, refresher);
     }
 
     // -- auth state ------------------------------------------------------------------------------
@@ -113,15 +113,17 @@ public final class SignInSession {
     }
 
     /**
-     * Signs out here at once (nothing stored, SIGNED_OUT(USER_SIGNED_OUT)), then tells the server.
-     * Completes with whether the server confirmed (false offline: the session then expires there).
+     * Signs out here at once (nothing stored, SIGNED_OUT(USER_SIGNED_OUT)), then tells the server
+     * with the token the store holds now, unless that token's refresh answer was lost past its
+     * window (presenting it could be reuse). Completes with whether the server confirmed (false
+     * offline, or with nothing to present: the session then expires there).
      */
     public CompletableFuture<Boolean> signOut() {
         return delivery.run("signout", () -> {
             String token;
             synchronized (core) {
                 core.sessionOrNull();  // an unreadable store is cleared too: the user asked to be out
-                token = core.end(SignOutReason.USER_SIGNED_OUT);
+                token = core.endForSignOut();
             }
             if (token == null) {
                 return false;
