@@ -248,7 +248,11 @@ final class SessionCore {
             }
             stored = StoredSession.decode(data);
         } catch (SessionStoreException e) {
-            return session;  // unreadable now: this process's copy is the best there is
+            if (config.refreshPolicy == RefreshPolicy.READ_ONLY) {
+                // It presents only the token the store holds now; its own copy may be rotated out.
+                throw SignInException.of(FailureKind.STORE_UNREADABLE, action, e.getMessage());
+            }
+            return session;  // unreadable now: the refreshing process's copy is the best there is
         }
         if (stored.refreshToken.equals(session.refreshToken)) {
             if (stored.isUnanswered() && !session.isUnanswered()) {
