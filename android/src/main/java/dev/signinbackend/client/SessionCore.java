@@ -139,18 +139,20 @@ final class SessionCore {
         }
     }
 
-    /** Whether {@code s}'s credentials expire within the margin, judged on the server's clock. */
+    /**
+     * Whether {@code s}'s credentials expire within the margin, judged on the server's clock. Never
+     * within {@code minimumRefreshInterval} of the last answer, whatever the clocks say (one more
+     * rotation would not make the credentials any newer: credentials that arrive expired must not
+     * turn into a refresh at every call); a device clock gone back since then does not count as
+     * recent. The Swift client's {@code needsRefresh}, rule for rule.
+     */
     boolean needsRefresh(StoredSession s) {
         long serverNow = s.serverNow(config.clock.wallMillis());
-        long remaining = s.credentials.expirationMillis - serverNow;
-        if (remaining <= 0) {
-            return true;
-        }
-        if (remaining > config.credentialsMarginMillis) {
+        long sinceReceived = serverNow - s.receivedAtMillis;
+        if (sinceReceived >= 0 && sinceReceived < config.minimumRefreshIntervalMillis) {
             return false;
         }
-        // A margin longer than the credentials' life must not turn into a refresh loop.
-        return serverNow - s.receivedAtMillis >= config.minimumRefreshIntervalMillis;
+        return s.credentials.expirationMillis - serverNow <= config.credentialsMarginMillis;
     }
 
     boolean expired(StoredSession s) {
@@ -177,6 +179,11 @@ final class SessionCore {
     }
 
     /** {@link #millisSinceUnanswered(StoredSession)} of the session held now (-1 when none). */
+    /** {@code serverTimeMillis} on this device's clock, by the offset measured at the last answer (none: unchanged). */
+    synchronized long deviceTime(long serverTimeMillis) {
+        return session == null ? serverTimeMillis : serverTimeMillis - session.serverOffsetMillis;
+    }
+
     synchronized long millisSinceUnanswered() {
         return session == null ? -1 : millisSinceUnanswered(session);
     }

@@ -158,6 +158,17 @@ public final class SignInSession {
         return validSession("credentials", true, expiredAccessKeyId).thenApply(s -> s.credentials);
     }
 
+    /**
+     * {@code serverTimeMillis} (a time on the server's clock, such as
+     * {@link TemporaryCredentials#expirationMillis}) on this device's clock, by the offset measured
+     * at the last answer. For code that judges expiry with the device's clock: aws-sdk-kotlin's
+     * {@code Credentials.expiration} (docs/android/SignInCredentialsProvider.kt), or a comparison
+     * with {@code System.currentTimeMillis()}. Reads no file: call it after {@link #credentials()}.
+     */
+    public long deviceTimeMillis(long serverTimeMillis) {
+        return core.deviceTime(serverTimeMillis);
+    }
+
     /** Refreshes now (joining a refresh under way), whatever the credentials' expiry. */
     public CompletableFuture<User> refresh() {
         return validSession("refresh", true, null).thenApply(s -> s.user);
