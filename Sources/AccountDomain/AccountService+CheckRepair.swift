@@ -157,7 +157,7 @@ extension AccountService {
             guard let claim = view.claims[f.key] else { return "the claim is gone" }
             if try !releaseIfOwnerDeleted(claim, key: f.key, deadline: deadline) { return "the owner is not deleted" }
         case .suspensionNotApplied:
-            return try repairSuspension(f, view, deadline: deadline)
+            return try repairSuspensionFinding(f, view, deadline: deadline)
         case .deletionStuck, .purgeKeysFailed:
             guard let (record, etag, _) = view.deletion.value else { return "the deletion record is unreadable" }
             let progress = try advance(
