@@ -45,7 +45,7 @@ extension AccountService {
     }
 
     /// The repair of `suspension-not-applied`: the record as re-read, applied to the entry.
-    func repairSuspension(
+    func repairSuspensionFinding(
         _ f: StoreFinding, _ view: AccountCheckView, deadline: Deadline
     ) throws(AccountError)
         -> String?
