@@ -1,0 +1,60 @@
+import AWSClients
+import PlatformSupport
+
+/// Where a deletion stands after `continueDeletion`.
+enum DeletionState {
+    /// Going on, or done: its record as stored.
+    case recorded(DeletionRecord, etag: String)
+    /// Apple's event started it, but another provider was listed when it would have committed:
+    /// the record is gone, and the event's Apple link was unlinked (`unlinkedApple`) unless it
+    /// already was.
+    case dropped(unlinkedApple: Bool)
+}
+
+/// A deletion whose cause no longer holds (contract v4, "Notifications"): Apple's `account-delete`
+/// of an account that has had another provider linked since. What is left of the event is done
+/// instead: its Apple link unlinked, as when the event finds another provider at once; then the
+/// record is dropped, exactly as read (If-Match), so that a request that took the record over
+/// meanwhile stands.
+extension AccountService {
+    /// Unlinks the record's Apple link when the account still lists it beside another provider,
+    /// then deletes the record. True when this unlinked Apple.
+    func dropDeletion(
+        _ record: (DeletionRecord, String), account: Account, deadline: Deadline
+    ) throws(AccountError) -> Bool {
+        guard case .appleAccountDelete(let linkID) = record.0.cause else {
+            throw .internalError("only a deletion Apple's event started is dropped")
+        }
+        var unlinked = false
+        if let link = account.providers.providers.first(where: {
+            $0.type == .apple && (linkID == nil || $0.linkID == linkID)
+        }) {
+            do throws(AccountError) {
+                _ = try removeLink(account, provider: .apple, subject: link.id, deadline: deadline)
+                unlinked = true
+            } catch {
+                switch error {
+                case .providerNotLinked, .sessionInvalid: break  // unlinked, or deleted, meanwhile
+                // The other provider went meanwhile: the deletion may commit after all (a retry).
+                case .lastProvider: throw .conflict("the account's providers changed while the deletion was dropped")
+                default: throw error
+                }
+            }
+        }
+        let key = AccountKeys.deletion(record.0.serviceUserID)
+        if case .preconditionFailed = try backend.delete(key, .ifMatch(record.1), deadline: deadline) {
+            throw .conflict("the deletion record changed while it was dropped")
+        }
+        return unlinked
+    }
+
+    /// After Apple's event unlinked its Apple link beside another provider: a record an earlier
+    /// delivery of the event left uncommitted (it failed after writing it) can never commit any
+    /// more, and goes now instead of at the scheduled run. A request's record stays.
+    func dropUncommittedAppleDeletion(_ uuid: String, deadline: Deadline) throws(AccountError) {
+        guard let (record, etag) = try loadDeletion(uuid, deadline: deadline), record.committedAtMs == nil,
+            !record.cause.isRequested
+        else { return }
+        _ = try backend.delete(AccountKeys.deletion(uuid), .ifMatch(etag), deadline: deadline)  // 412: it changed, and stands
+    }
+}
