@@ -43,13 +43,15 @@ extension AccountService {
             if case .stored(let etag) = try backend.put(jsonPut(key, fresh.json, .ifNoneMatch), deadline: deadline) {
                 return (fresh, etag)
             }
-            guard let (existing, etag) = try loadDeletion(uuid, deadline: deadline) else { continue }  // dropped meanwhile
+            // Gone again (dropped meanwhile): create it anew.
+            guard let (existing, etag) = try loadDeletion(uuid, deadline: deadline) else { continue }
             guard cause.isRequested, !existing.cause.isRequested, existing.committedAtMs == nil else {
                 return (existing, etag)
             }
             var taken = existing
             taken.cause = .requested
-            if case .stored(let newETag) = try backend.put(jsonPut(key, taken.json, .ifMatch(etag)), deadline: deadline) {
+            if case .stored(let newETag) = try backend.put(jsonPut(key, taken.json, .ifMatch(etag)), deadline: deadline)
+            {
                 return (taken, newETag)
             }
         }

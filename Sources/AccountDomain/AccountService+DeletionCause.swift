@@ -55,6 +55,7 @@ extension AccountService {
         guard let (record, etag) = try loadDeletion(uuid, deadline: deadline), record.committedAtMs == nil,
             !record.cause.isRequested
         else { return }
-        _ = try backend.delete(AccountKeys.deletion(uuid), .ifMatch(etag), deadline: deadline)  // 412: it changed, and stands
+        // 412: it changed meanwhile (taken over by a request, or committed), and stands.
+        _ = try backend.delete(AccountKeys.deletion(uuid), .ifMatch(etag), deadline: deadline)
     }
 }

@@ -104,7 +104,8 @@ extension AccountService {
                     let outcome = try answers.value(batch)
                     pass.deleted += outcome.deleted
                     pass.failed += outcome.failed.count
-                case .failure(let error) where error.isRetryable || error.kind == .unavailable || error.kind == .throttled:
+                case .failure(let error)
+                where error.isRetryable || error.kind == .unavailable || error.kind == .throttled:
                     throw .upstream(error)  // an outage: the next pass goes on
                 case .failure:
                     alone = batchable  // refused for what it holds: find the keys S3 refuses

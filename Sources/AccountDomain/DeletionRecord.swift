@@ -75,7 +75,8 @@ package struct DeletionRecord: Sendable, Equatable {
         case .appleAccountDelete(let linkID):
             return .object(
                 JSONObject([
-                    ("kind", .string(DeletionCause.appleAccountDeleteName)), ("linkID", linkID.map(JSONValue.string) ?? .null),
+                    ("kind", .string(DeletionCause.appleAccountDeleteName)),
+                    ("linkID", linkID.map(JSONValue.string) ?? .null),
                 ]))
         }
     }
@@ -95,7 +96,8 @@ package struct DeletionRecord: Sendable, Equatable {
         // A record written before causes were kept reads as requested: nothing tells Apple's apart.
         switch o["cause"]?["kind"]?.stringValue {
         case nil, "requested": cause = .requested
-        case DeletionCause.appleAccountDeleteName?: cause = .appleAccountDelete(linkID: o["cause"]?["linkID"]?.stringValue)
+        case DeletionCause.appleAccountDeleteName?:
+            cause = .appleAccountDelete(linkID: o["cause"]?["linkID"]?.stringValue)
         default: return nil
         }
         secondPassDueAtMs = ts(o["secondPassDueAt"])

@@ -143,7 +143,8 @@ extension Answer {
     static func scheduledRun(_ o: ScheduledRunOutcome) -> Answer {
         var answer = Answer(data: .object(JSONObject([("purged", .int(o.purged)), ("pending", .int(o.pending))])))
         answer.audits = o.appleUnlinks.map {
-            AuditRecord(operation: "unlink", serviceUserID: $0, provider: IdentityProvider.apple.rawValue, outcome: "unlinked")
+            AuditRecord(
+                operation: "unlink", serviceUserID: $0, provider: IdentityProvider.apple.rawValue, outcome: "unlinked")
         }
         return answer
     }

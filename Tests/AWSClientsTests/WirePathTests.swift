@@ -18,7 +18,8 @@ import Testing
     /// Keys a user's credentials may write under their prefix, as the purge lists them.
     static let listedKeys = [
         "users/u/photos/../video.mov", "users/u/photos/./a.jpg", "users/u/photos/ctl\u{1}/../x.jpg",
-        "users/u/photos/..", "users/u/photos//double", "users/u/photos/trailing/", "users/u/.", "users/u/%2E%2E/p%25+q r",
+        "users/u/photos/..", "users/u/photos//double", "users/u/photos/trailing/", "users/u/.",
+        "users/u/%2E%2E/p%25+q r",
         "users/u/photos/caf\u{E9}.jpg", "users/u/photos/cafe\u{301}.jpg",
     ]
 
@@ -41,9 +42,10 @@ import Testing
         let batch = AWSBatch(s3: s3, sts: STSClient(http: try HTTPClient(), config: try stub.config()))
         let results = batch.run(calls, deadline: deadline)
         #expect(results.allSatisfy { if case .success = $0 { true } else { false } })
-        let expected = Self.listedKeys.flatMap { key in
-            ["/photo-identities/" + SigV4.encodePath(key), "/photo-identities/" + SigV4.encodePath(key)]
-        } + Array(repeating: "/photo-identities/" + own, count: 3)
+        let expected =
+            Self.listedKeys.flatMap { key in
+                ["/photo-identities/" + SigV4.encodePath(key), "/photo-identities/" + SigV4.encodePath(key)]
+            } + Array(repeating: "/photo-identities/" + own, count: 3)
         let arrived = try stub.child.ask("stats")["requests"]?.arrayValue ?? []
         #expect(arrived.count == calls.count)
         // The batch overlaps its requests: match each arrival to its call by method and target.
@@ -51,7 +53,9 @@ import Testing
         for request in arrived {
             let target = request["path"]?.stringValue ?? ""
             let path = String(target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0])
-            if let i = unmatched.firstIndex(of: path) { unmatched.remove(at: i) } else {
+            if let i = unmatched.firstIndex(of: path) {
+                unmatched.remove(at: i)
+            } else {
                 Issue.record("a request arrived for \(path.debugDescription), which nothing was signed for")
             }
             let body: [UInt8] = request["method"]?.stringValue == "PUT" ? Array("{}".utf8) : []
@@ -77,10 +81,13 @@ import Testing
         else { return false }
         let signed = Set(signedList.dropFirst("SignedHeaders=".count).dropLast().split(separator: ";").map(String.init))
         let owned: Set<String> = ["host", "x-amz-date", "x-amz-security-token", "x-amz-content-sha256"]
-        let given = headers.filter { signed.contains($0.0.lowercasedASCII()) && !owned.contains($0.0.lowercasedASCII()) }
-            .map { (name: $0.0, value: $0.1) }
+        let given = headers.filter {
+            signed.contains($0.0.lowercasedASCII()) && !owned.contains($0.0.lowercasedASCII())
+        }
+        .map { (name: $0.0, value: $0.1) }
         let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-        let query: [(name: String, value: String)] = parts.count < 2 || parts[1].isEmpty
+        let query: [(name: String, value: String)] =
+            parts.count < 2 || parts[1].isEmpty
             ? []
             : parts[1].split(separator: "&").map { item in
                 let pair = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)

@@ -74,7 +74,8 @@ import TokenVerification
             if !linked, case .s3Put(let p) = call, p.key == AccountKeys.providers(uuid),
                 s3.current(AccountKeys.deletion(uuid)) != nil
             {
-                linked = (try? f.service.link(token: up.session.refreshToken.value, identity: g1, deadline: .none)) != nil
+                linked =
+                    (try? f.service.link(token: up.session.refreshToken.value, identity: g1, deadline: .none)) != nil
             }
             return .proceed
         }
@@ -151,7 +152,8 @@ import TokenVerification
             f.backend.intercept = { _, _ in
                 if calls == k {
                     linked =
-                        (try? f.service.link(token: up.session.refreshToken.value, identity: g1, deadline: .none)) != nil
+                        (try? f.service.link(token: up.session.refreshToken.value, identity: g1, deadline: .none))
+                        != nil
                 }
                 calls += 1
                 return .proceed

@@ -24,7 +24,8 @@ import Testing
                     deadline: .after(milliseconds: remaining))
             }
             #expect(error == "accountDisabled")
-            #expect(f.s3.versions(under: sessions) == before, "\(remaining) ms left: the refused sign-in's record stayed")
+            #expect(
+                f.s3.versions(under: sessions) == before, "\(remaining) ms left: the refused sign-in's record stayed")
         }
     }
 }

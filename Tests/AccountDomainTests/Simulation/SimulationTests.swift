@@ -69,9 +69,11 @@ enum Simulation {
         // Half the seeds have an operator racing the devices (a draw of its own: `config` stays as it was).
         var operatorDraw = SimulationRandom(seed: seed ^ 0x0BE4_A702)
         if operatorDraw.chance(0.5) { world.addOperator(operations: 2 + operatorDraw.below(5)) }
-        // Issue 18's deletion scenarios (SimulationWorld+Deletion.swift).
+        // Issue 18's deletion scenarios (SimulationWorld+Deletion.swift), and issue 23's Apple
+        // account-delete racing a link of Google (SimulationWorld+AppleDeletion.swift).
         let racers = config.below(8)
         if racers < 2 { world.addDeletionRacers(mode: racers) }
+        if racers == 2 || racers == 3 { world.addAppleDeletionRace(interleaving: racers - 2) }
         if config.below(4) == 0 { world.addPoisonedDeletions() }
         scheduler.run()
         var checks = SimulationChecks(world: world)
