@@ -2,6 +2,7 @@
 // The module graph reads like the design: C shims (libcurl loaded at run time, libcrypto linked),
 // platform and JSON basics, HTTP over curl, the Lambda runtime, AWS signing and clients, token
 // verification, the account domain, the service (envelope, config, handlers), three thin executables.
+// Why each module is as it is: docs/decisions/ (one file per area; README.md's module table links them).
 import PackageDescription
 
 let package = Package(
@@ -21,7 +22,8 @@ let package = Package(
     ],
     targets: [
         // libcurl is reached only through this shim, which dlopen()s libcurl.so.4 at start-up:
-        // no link-time reference, so no Debian symbol-version tag (see docs/decisions.md).
+        // no link-time reference, so no Debian symbol-version tag (see docs/decisions/runtime-and-http.md,
+        // "libcurl is loaded with dlopen").
         .target(name: "CCurlShim", linkerSettings: [.linkedLibrary("dl")]),
         // OpenSSL's libcrypto (SHA-256, HMAC, RSA verify), linked normally: its symbol versions
         // (OPENSSL_3.0.0) are upstream's and the same on Amazon Linux 2023. Random bytes come from
@@ -95,7 +97,7 @@ let package = Package(
 
         // The libFuzzer targets (Tests/fuzz, scripts/fuzz): one executable, the target named by its
         // first argument. A plain build links it as a replayer of inputs; scripts/fuzz builds it
-        // with FUZZING, ASan and coverage in .build/fuzz (docs/decisions.md, "Fuzzing").
+        // with FUZZING, ASan and coverage in .build/fuzz (docs/decisions/tests-and-tools.md, "Fuzzing").
         .executableTarget(
             name: "fuzz",
             dependencies: [

@@ -13,7 +13,8 @@ def google_sub() -> str:
     return str(100000000000000000000 + uuidlib.uuid4().int % 10**20)
 
 
-# -- refresh tokens (docs/decisions.md: `rt1_` + base64url, unpadded, of uuid 16 ‖ session id 16 ‖ secret 32) --
+# -- refresh tokens: `rt1_` + base64url, unpadded, of uuid 16 ‖ session id 16 ‖ secret 32 --
+# (docs/decisions/accounts-and-sessions.md, "Refresh tokens and sessions")
 
 def _token_bytes(token: str) -> bytes:
     assert token.startswith("rt1_"), "not a refresh token"

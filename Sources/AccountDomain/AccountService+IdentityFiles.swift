@@ -37,7 +37,7 @@ extension AccountService {
     /// Deletes exactly the identity file that was read, never a newer one under the same key: by
     /// version in a versioned bucket (which also leaves no old version holding the UUID), else by
     /// `If-Match` on its ETag (which equals any re-creation for the same account; see
-    /// docs/decisions.md).
+    /// docs/decisions/accounts-and-sessions.md, "Identity files are deleted by version").
     func identityDelete(_ mapping: IdentityMapping) -> S3DeleteCondition {
         guard let object = mapping.object else { return .none }
         if let version = object.versionID { return .version(version) }

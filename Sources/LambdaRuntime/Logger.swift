@@ -9,7 +9,7 @@ import StrictJSON
 /// never quote tokens, keys or credentials; a handler error that is not a `LambdaFunctionError`
 /// is logged and posted by its type name only (`Diagnostic`), since its description could carry
 /// input; the credential types print their key id only, and `AWSError` carries no headers
-/// (docs/decisions.md, "Secrets stay out of text").
+/// (docs/decisions/aws.md, "Secrets stay out of text").
 package struct Logger: Sendable {
     let minimumLevel: Level
     let json: Bool

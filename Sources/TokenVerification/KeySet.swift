@@ -3,7 +3,7 @@ import CurlHTTP
 import PlatformSupport
 import StrictJSON
 
-/// How long keys are kept and how often they may be fetched (docs/decisions.md, "JWKS cache").
+/// How long keys are kept and how often they may be fetched (docs/decisions/tokens.md, "JWKS cache").
 /// All times are seconds on the verifier's clock.
 package enum KeyCachePolicy {
     /// Freshness when the response has no usable `Cache-Control: max-age`.

@@ -1,5 +1,5 @@
 /// The fuzz targets: one per parser that meets outside bytes. Seeds and regression inputs live in
-/// `Tests/fuzz/TARGET/`; scripts/fuzz runs one or all (docs/decisions.md, "Fuzzing").
+/// `Tests/fuzz/TARGET/`; scripts/fuzz runs one or all (docs/decisions/tests-and-tools.md, "Fuzzing").
 enum FuzzTarget: String, CaseIterable {
     /// StrictJSON: parse; round trip.
     case json

@@ -7,7 +7,7 @@ import Testing
 
 /// Project Wycheproof's ECDSA P-256 / SHA-256 vectors in the IEEE P1363 (`r ‖ s`) form, the form
 /// JWS uses, over `P256PublicKey`: every `valid` vector accepted, every `invalid` one refused,
-/// and `acceptable` ones refused by decision (see docs/decisions.md, "ECDSA P-256").
+/// and `acceptable` ones refused by decision (see docs/decisions/tokens.md, "ECDSA P-256").
 struct WycheproofP256Tests {
     struct Vector {
         let id: Int

@@ -7,7 +7,7 @@ import Testing
 
 /// Project Wycheproof's RSASSA-PKCS1-v1_5 SHA-256 2048-bit vectors over `RSAPublicKey`: every
 /// `valid` vector accepted, every `invalid` one refused, and the `acceptable` ones decided (see
-/// docs/decisions.md, "Wycheproof acceptable vectors").
+/// docs/decisions/tokens.md, "RSA verification in libcrypto").
 struct WycheproofRSATests {
     struct Vector {
         let id: Int

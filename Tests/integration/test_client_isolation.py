@@ -1,6 +1,7 @@
 """The functions never link the client or Foundation: the three executables' target closure (from
 `swift package dump-package`) holds neither SignInClient nor any source that imports Foundation or
-FoundationNetworking. (docs/decisions.md records the bootstraps before/after: byte-identical.)"""
+FoundationNetworking. (docs/decisions/clients.md, "The app's client", records the bootstraps
+before/after: byte-identical.)"""
 import json
 import re
 import subprocess

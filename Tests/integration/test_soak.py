@@ -6,7 +6,7 @@ only on leaks, measured on the function process itself (/proc/<pid>) after warm-
 
 - open file descriptors back to the warm-up count, ± FD_TOLERANCE (curl's connection pool may hold
   one more or one fewer connection at either moment);
-- VmRSS growth below RSS_BOUND_KB. Measured (docs/decisions.md, "Soak"): after warm-up the three
+- VmRSS growth below RSS_BOUND_KB. Measured (docs/decisions/tests-and-tools.md, "Soak"): after warm-up the three
   processes grow 0.03-0.45 MB over 2,000 invocations (data-driven high-water, not count); a leak of one
   request's buffers (≥ 1 KiB an invocation) adds ≥ 2 MB here.
 

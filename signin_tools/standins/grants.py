@@ -4,7 +4,7 @@
 would (`!Sub`, `!Ref`, `!GetAtt`, `Fn::Join`, `Fn::If`, `${AWS::...}`, the bucket name) and keeps
 the statements about S3, STS and SSM: the policies inline in the role, and every
 `AWS::IAM::Policy` attached to it. `moto_policy(name)` is that policy in the form moto can
-evaluate, only ever broader (docs/decisions.md, "IAM grants in tests"):
+evaluate, only ever broader (docs/decisions/aws.md, "IAM grants in tests"):
 - `?` (exactly one character in IAM) becomes `*`: moto turns a pattern into a regex by replacing
   `*` only, so a `?` would make the previous character optional instead (a run like the UUID's
   `????????-????-...` becomes a single `*`: five `.*` in a row backtrack for minutes in moto);

@@ -52,8 +52,9 @@ enum Simulation {
         let faultRate = config.pick([0.0, 0.02, 0.04, 0.08])
         // The bucket as the template deploys it: versioned. Without versioning, an identity file
         // re-created for the same account has the same ETag as the one a concurrent unlink read,
-        // so no conditional delete can tell them apart (docs/decisions.md); the simulation found
-        // that window (seed 12926 when it still ran unversioned buckets) and it is documented.
+        // so no conditional delete can tell them apart (docs/decisions/accounts-and-sessions.md,
+        // "Identity files are deleted by version"); the simulation found that window (seed 12926 when
+        // it still ran unversioned buckets) and it is documented.
         let versioned = true
         let grace = Int64(config.pick([0, 1, 1, 30]))
         let devices = 2 + config.below(3)
