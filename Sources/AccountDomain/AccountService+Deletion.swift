@@ -90,12 +90,10 @@ extension AccountService {
             var current = try self.account(uuid: uuid, profile: docs.profile, providers: docs.providers) ?? account
             if record.committedAtMs == nil {
                 if let loaded = current {
-                    let (latest, committed) = try commitDeletion(loaded, cause: record.cause, deadline: deadline)
-                    guard committed else {
-                        return .dropped(
-                            unlinkedApple: try dropDeletion((record, etag), account: latest, deadline: deadline))
+                    switch try commitOrDrop((record, etag), account: loaded, deadline: deadline) {
+                    case .committed(let latest): current = latest
+                    case .dropped(let unlinkedApple): return .dropped(unlinkedApple: unlinkedApple)
                     }
-                    current = latest
                 }
                 record.committedAtMs = current?.providers.deletedAtMs ?? environment.now()
                 record.secondPassDueAtMs =

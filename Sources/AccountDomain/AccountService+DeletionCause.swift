@@ -11,17 +11,47 @@ enum DeletionState {
     case dropped(unlinkedApple: Bool)
 }
 
+/// What the commit step of a deletion came to.
+enum CommitStep {
+    case committed(Account)
+    case dropped(unlinkedApple: Bool)
+}
+
 /// A deletion whose cause no longer holds (contract v4, "Notifications"): Apple's `account-delete`
 /// of an account that has had another provider linked since. What is left of the event is done
 /// instead: its Apple link unlinked, as when the event finds another provider at once; then the
 /// record is dropped, exactly as read (If-Match), so that a request that took the record over
 /// meanwhile stands.
 extension AccountService {
+    /// The commit, or, when the cause no longer holds, the drop. The other provider may go again
+    /// while Apple's link is being unlinked (the user unlinked it): Apple is then the last provider
+    /// once more, and the deletion commits after all, on the document as it is now.
+    func commitOrDrop(
+        _ record: (DeletionRecord, String), account: Account, deadline: Deadline
+    ) throws(AccountError) -> CommitStep {
+        var account = account
+        for _ in 0..<AccountService.maxConditionalAttempts {
+            let (latest, committed) = try commitDeletion(account, cause: record.0.cause, deadline: deadline)
+            if committed { return .committed(latest) }
+            if let unlinked = try dropDeletion(record, account: latest, deadline: deadline) {
+                return .dropped(unlinkedApple: unlinked)
+            }
+            let docs = try readAccount(record.0.serviceUserID, deadline: deadline)
+            guard
+                let fresh = try self.account(
+                    uuid: record.0.serviceUserID, profile: docs.profile, providers: docs.providers)
+            else { throw .conflict("the account's documents disappeared while its deletion was decided") }
+            account = fresh
+        }
+        throw .conflict("the account's providers kept changing while its deletion was decided")
+    }
+
     /// Unlinks the record's Apple link when the account still lists it beside another provider,
-    /// then deletes the record. True when this unlinked Apple.
+    /// then deletes the record. True when this unlinked Apple; nil when the other provider went
+    /// meanwhile (Apple is the last one again: nothing was changed, and the commit may go on).
     func dropDeletion(
         _ record: (DeletionRecord, String), account: Account, deadline: Deadline
-    ) throws(AccountError) -> Bool {
+    ) throws(AccountError) -> Bool? {
         guard case .appleAccountDelete(let linkID) = record.0.cause else {
             throw .internalError("only a deletion Apple's event started is dropped")
         }
@@ -35,8 +65,7 @@ extension AccountService {
             } catch {
                 switch error {
                 case .providerNotLinked, .sessionInvalid: break  // unlinked, or deleted, meanwhile
-                // The other provider went meanwhile: the deletion may commit after all (a retry).
-                case .lastProvider: throw .conflict("the account's providers changed while the deletion was dropped")
+                case .lastProvider: return nil
                 default: throw error
                 }
             }

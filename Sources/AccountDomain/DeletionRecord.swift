@@ -10,7 +10,7 @@ package struct DeletionRecord: Sendable, Equatable {
     var requestedAtMs: Int64
     /// Who asked: the user or an operator, or Apple's `account-delete` (which commits only while
     /// its Apple link is the account's only listed provider; see `DeletionCause`).
-    var cause: DeletionCause = .requested
+    package var cause: DeletionCause = .requested
     /// When providers.json took `deletedAt` (nil: asked, not yet committed).
     var committedAtMs: Int64?
     /// Identity files and purchase claims that named the account are gone.

@@ -122,6 +122,31 @@ import TokenVerification
         expectConsistent(f, uuid, linked: true, "the schedule alone")
     }
 
+    /// Google is linked before the commit, and unlinked again while the event unlinks Apple: Apple
+    /// is the last provider once more, so the event deletes the account after all, in the same
+    /// delivery (simulation seed 3023 found it answering CONFLICT with its record left behind).
+    @Test func aGoogleLinkUndoneWhileAppleIsUnlinkedStillDeletesTheAccount() throws {
+        let (f, up) = try appleOnly()
+        let uuid = up.account.serviceUserID
+        let token = up.session.refreshToken.value
+        var puts = 0
+        f.backend.intercept = { call, s3 in
+            guard case .s3Put(let p) = call, p.key == AccountKeys.providers(uuid),
+                s3.current(AccountKeys.deletion(uuid)) != nil
+            else { return .proceed }
+            puts += 1
+            if puts == 1 { _ = try? f.service.link(token: token, identity: g1, deadline: .none) }
+            if puts == 2 { _ = try? f.service.unlink(token: token, provider: .google, deadline: .none) }
+            return .proceed
+        }
+        let result = try deliver(f, jti: "jti-undone")
+        f.backend.intercept = nil
+        #expect(puts >= 3, "the commit, the unlink of Apple, the commit again")
+        #expect(result.change == .deleted(serviceUserID: uuid, purgeComplete: true))
+        #expect(f.s3.versions(under: AccountKeys.userPrefix(uuid)) == 0)
+        #expect(f.s3.json(AccountKeys.deletion(uuid)).flatMap(DeletionRecord.init(json:))?.committedAtMs != nil)
+    }
+
     /// A request (the user's `delete`, an operator's) takes over the record Apple's event left: it
     /// commits whatever is linked.
     @Test func theUsersDeleteTakesOverARecordAppleLeft() throws {
