@@ -48,7 +48,8 @@ extension AccountService {
 
     /// Unlinks the record's Apple link when the account still lists it beside another provider,
     /// then deletes the record. True when this unlinked Apple; nil when the other provider went
-    /// meanwhile (Apple is the last one again: nothing was changed, and the commit may go on).
+    /// meanwhile (Apple is the last one again) or the deletion committed meanwhile: nothing was
+    /// changed, and the commit step decides again.
     func dropDeletion(
         _ record: (DeletionRecord, String), account: Account, deadline: Deadline
     ) throws(AccountError) -> Bool? {
@@ -64,8 +65,12 @@ extension AccountService {
                 unlinked = true
             } catch {
                 switch error {
-                case .providerNotLinked, .sessionInvalid: break  // unlinked, or deleted, meanwhile
-                case .lastProvider: return nil
+                case .providerNotLinked: break  // unlinked meanwhile
+                // Apple is the last provider again, or another run of this deletion (the
+                // scheduled run, Apple's retry) committed it meanwhile: the record stays, and
+                // the caller decides again on the document as it is now (simulation seed 18558:
+                // dropping it here left a committed deletion without its record).
+                case .lastProvider, .sessionInvalid: return nil
                 default: throw error
                 }
             }

@@ -147,6 +147,39 @@ import TokenVerification
         #expect(f.s3.json(AccountKeys.deletion(uuid)).flatMap(DeletionRecord.init(json:))?.committedAtMs != nil)
     }
 
+    /// While the event drops its deletion (Google listed at its commit), Google is unlinked and
+    /// another run of the same record (the scheduled run) commits it first: the event must not
+    /// drop the record of a committed deletion, or nothing would ever finish it (seed 18558).
+    @Test func anotherRunCommittingWhileTheEventDropsKeepsTheRecord() throws {
+        let (f, up) = try appleOnly()
+        let uuid = up.account.serviceUserID
+        let token = up.session.refreshToken.value
+        var puts = 0
+        f.backend.intercept = { call, s3 in
+            guard case .s3Put(let p) = call, p.key == AccountKeys.providers(uuid),
+                s3.current(AccountKeys.deletion(uuid)) != nil
+            else { return .proceed }
+            puts += 1
+            if puts == 1 { _ = try? f.service.link(token: token, identity: g1, deadline: .none) }
+            if puts == 2 {
+                // Google goes, and the other run commits (its record not saved yet).
+                _ = try? f.service.unlink(token: token, provider: .google, deadline: .none)
+                let record = f.s3.json(AccountKeys.deletion(uuid)).flatMap(DeletionRecord.init(json:))!
+                _ = try? f.service.commitDeletion(
+                    f.service.loadAccount(uuid, deadline: .none), cause: record.cause, deadline: .none)
+            }
+            return .proceed
+        }
+        let result = try deliver(f, jti: "jti-both")
+        f.backend.intercept = nil
+        #expect(result.change == .deleted(serviceUserID: uuid, purgeComplete: true))
+        let record = f.s3.json(AccountKeys.deletion(uuid)).flatMap(DeletionRecord.init(json:))
+        #expect(record?.committedAtMs != nil && record?.purgeComplete == true, "the committed deletion lost its record")
+        runSchedule(f)
+        #expect(f.s3.versions(under: AccountKeys.userPrefix(uuid)) == 0)
+        #expect(f.s3.current(AccountKeys.identity(.apple, apple)) == nil)
+    }
+
     /// A request (the user's `delete`, an operator's) takes over the record Apple's event left: it
     /// commits whatever is linked.
     @Test func theUsersDeleteTakesOverARecordAppleLeft() throws {
