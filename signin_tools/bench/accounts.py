@@ -5,12 +5,14 @@ import hashlib
 import json
 import os
 import statistics
+import sys
 import time
 import uuid
 from pathlib import Path
 
 from ..repo import ROOT
 from ..standins import LocalDeployment
+from ..standins.process import run_main
 from .stats import network_lines, pct, timed
 
 N_SIGNIN, N_SIGNUP = int(os.environ["N_SIGNIN"]), int(os.environ["N_SIGNUP"])
@@ -170,4 +172,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(run_main(main))

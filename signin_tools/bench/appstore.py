@@ -11,6 +11,7 @@ import sys
 from ..repo import ROOT
 from ..standins.appstore_pki import AppStorePKI
 from .stats import run_driver
+from ..standins.process import run_main
 
 OUT = ROOT / "bench-out" / "appstore"
 
@@ -52,4 +53,4 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(run_main(main, sys.argv[1:]))

@@ -15,6 +15,7 @@ from botocore.credentials import Credentials
 
 from ..repo import ROOT
 from ..standins import MotoServer
+from ..standins.process import run_main, start_process_group, stop_process_group
 
 BIN = os.environ["AWS_BENCH_BIN"]
 GET_COUNT, GET_RUNS, PUT_ROUNDS = int(os.environ["GET_COUNT"]), int(os.environ["GET_RUNS"]), int(os.environ["PUT_ROUNDS"])
@@ -86,8 +87,8 @@ def against_moto() -> None:
 def against_latency_bound_stub() -> None:
     # moto is one Python process, so five puts at once mostly queue on its interpreter. Real S3 is
     # latency-bound; a loopback stub that answers every request after 20 ms shows what overlap buys there.
-    stub = subprocess.Popen([sys.executable, str(AWS_STUB), '{"*": ["delay:20"]}'],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    stub = start_process_group([sys.executable, str(AWS_STUB), '{"*": ["delay:20"]}'],
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:
         port = json.loads(stub.stdout.readline())["port"]
         env = dict(os.environ, AWS_REGION="us-east-1", AWS_ACCESS_KEY_ID="AKIDBENCH", AWS_SECRET_ACCESS_KEY="bench-secret",
@@ -97,11 +98,7 @@ def against_latency_bound_stub() -> None:
               f"{puts['five_puts_sequential_ms_median']} ms   ratio {puts['overlapped_over_sequential']}   (loopback stub, 20 ms per request)")
     finally:
         stub.stdin.close()
-        try:
-            stub.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            stub.kill()
-            stub.wait(timeout=5)
+        stop_process_group(stub)
 
 
 def main() -> None:
@@ -111,4 +108,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(run_main(main))

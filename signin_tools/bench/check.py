@@ -6,6 +6,7 @@ import json
 import logging
 import os
 import subprocess
+import sys
 import time
 import uuid
 from pathlib import Path
@@ -13,8 +14,9 @@ from pathlib import Path
 import boto3
 
 from ..standins.ports import free_port
+from ..standins.process import run_main
 
-N_ACCOUNTS = int(os.environ["N_ACCOUNTS"])
+N_ACCOUNTS = int(os.environ.get("N_ACCOUNTS", "10000"))
 BIN = Path(os.environ["SIGNIN_RELEASE_DIR"])
 BUCKET = "signin-check-bench"
 ACCOUNT = "123456789012"
@@ -105,4 +107,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(run_main(main))

@@ -11,6 +11,7 @@ from ..repo import ROOT
 from ..standins import IdentityProvider
 from ..standins.idp import APPLE_AUDIENCE
 from .stats import run_driver
+from ..standins.process import run_main
 
 OUT = ROOT / "bench-out" / "tokens"
 
@@ -56,4 +57,4 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(run_main(main, sys.argv[1:]))
