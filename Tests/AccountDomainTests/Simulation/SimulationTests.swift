@@ -73,9 +73,11 @@ enum Simulation {
         // A third of the seeds have check --repair racing them too (a draw of its own again).
         var checkerDraw = SimulationRandom(seed: seed ^ 0xC4EC_4EA1)
         if checkerDraw.chance(0.33) { world.addChecker(runs: 1 + checkerDraw.below(3)) }
-        // Issue 18's deletion scenarios (SimulationWorld+Deletion.swift).
+        // Issue 18's deletion scenarios (SimulationWorld+Deletion.swift), and issue 23's Apple
+        // account-delete racing a link of Google (SimulationWorld+AppleDeletion.swift).
         let racers = config.below(8)
         if racers < 2 { world.addDeletionRacers(mode: racers) }
+        if racers == 2 || racers == 3 { world.addAppleDeletionRace(interleaving: racers - 2) }
         if config.below(4) == 0 { world.addPoisonedDeletions() }
         scheduler.run()
         var checks = SimulationChecks(world: world)
