@@ -35,8 +35,7 @@ extension AccountService {
         guard doc.isActiveButDisabled,
             doc.state(of: identity.provider, id: identity.subject, linkID: m.linkID) != .stale
         else { return false }
-        let key = AccountKeys.session(session.serviceUserID, session.sessionID)
-        _ = try purge(prefix: key, until: deadline, deadline: deadline)
+        try erase(AccountKeys.session(session.serviceUserID, session.sessionID), deadline: deadline)
         return true
     }
 }

@@ -21,9 +21,7 @@ extension Answer {
             }
             if let reason = event.reason { line["reason"] = .string(SecurityEventText.printable(reason) ?? "?") }
             logged.append(.object(line))
-            for record in audits(event, result) {
-                if answer.audit == nil { answer.audit = record } else { answer.moreAudits.append(record) }
-            }
+            answer.audits += audits(event, result)
             if event.kind == .accountDisabled, result.suspensionChanged {
                 answer.counts["IdentitySuspensions", default: 0] += 1
             }

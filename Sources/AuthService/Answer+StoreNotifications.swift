@@ -10,8 +10,11 @@ extension Answer {
         var details = JSONObject([("notificationUUID", .string(n.notificationUUID))])
         if let environment = n.environment { details["environment"] = .string(environment.rawValue) }
         if let id = n.appData?.appTransaction?.appTransactionId { details["appTransactionId"] = .string(id) }
-        answer.audit = AuditRecord(
-            operation: "rescindConsent", serviceUserID: nil, provider: nil, outcome: "acknowledged", details: details)
+        answer.audits = [
+            AuditRecord(
+                operation: "rescindConsent", serviceUserID: nil, provider: nil, outcome: "acknowledged",
+                details: details)
+        ]
         answer.counts["ConsentRescinded"] = 1
         return answer
     }

@@ -141,7 +141,7 @@ extension SimulatedGrants {
                     ],
                     prefix: nil),
                 SimulatedGrant(
-                    actions: ["s3:GetObject", "s3:PutObject", "s3:PutObjectTagging"],
+                    actions: ["s3:GetObject", "s3:PutObject", "s3:PutObjectTagging", "s3:DeleteObject"],
                     resources: [
                         "$B/deletions/*"
                     ],
@@ -242,7 +242,7 @@ extension SimulatedGrants {
                     ],
                     prefix: nil),
                 SimulatedGrant(
-                    actions: ["s3:GetObject", "s3:PutObject", "s3:PutObjectTagging"],
+                    actions: ["s3:GetObject", "s3:PutObject", "s3:PutObjectTagging", "s3:DeleteObject"],
                     resources: [
                         "$B/deletions/*"
                     ],

@@ -76,9 +76,11 @@ enum Simulation {
         // Google's security events (issue 25), in a draw of their own as well.
         var googleDraw = SimulationRandom(seed: seed ^ 0x0600_6E15)
         if googleDraw.chance(0.4) { world.addGoogle(events: 2 + googleDraw.below(5)) }
-        // Issue 18's deletion scenarios (SimulationWorld+Deletion.swift).
+        // Issue 18's deletion scenarios (SimulationWorld+Deletion.swift), and issue 23's Apple
+        // account-delete racing a link of Google (SimulationWorld+AppleDeletion.swift).
         let racers = config.below(8)
         if racers < 2 { world.addDeletionRacers(mode: racers) }
+        if racers == 2 || racers == 3 { world.addAppleDeletionRace(interleaving: racers - 2) }
         if config.below(4) == 0 { world.addPoisonedDeletions() }
         scheduler.run()
         var checks = SimulationChecks(world: world)
