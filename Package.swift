@@ -77,23 +77,9 @@ let package = Package(
             ]),
         // Test-only function: echo / throw / init-error / big-response, for runtime tests and the bench.
         .executableTarget(name: "lambda-probe", dependencies: ["LambdaRuntime"]),
-        // Benchmark driver for scripts/bench.d/20-aws: signing rate, S3 round trips, overlapped puts.
-        .executableTarget(
-            name: "aws-bench", dependencies: ["AWSClients", "CurlHTTP", "PlatformSupport", "BenchSupport"]),
-        // Benchmark driver for scripts/bench.d/30-tokens: warm and cold ID-token verification.
-        .executableTarget(
-            name: "token-bench",
-            dependencies: [
-                "TokenVerification", "CryptoPrimitives", "CurlHTTP", "StrictJSON", "PlatformSupport", "BenchSupport",
-            ]),
-
-        // Benchmark driver for scripts/bench.d/40-appstore: signed-transaction verification, cached and not.
-        .executableTarget(
-            name: "appstore-bench",
-            dependencies: ["AppStoreSignedData", "CryptoPrimitives", "StrictJSON", "PlatformSupport", "BenchSupport"]
-        ),
-        // What the three bench drivers share: failing with a message, timed rates.
-        .target(name: "BenchSupport", dependencies: ["PlatformSupport"]),
+        // The Swift micro-benchmarks (token verification, SigV4, JSON, the App Store chain, whole warm
+        // sign-ins) are a package of their own, Benchmarks/, so an app adding SignInClient resolves none
+        // of ordo-one/benchmark; scripts/check-benchmarks checks their thresholds.
 
         // The libFuzzer targets (Tests/fuzz, scripts/fuzz): one executable, the target named by its
         // first argument. A plain build links it as a replayer of inputs; scripts/fuzz builds it
