@@ -5,6 +5,12 @@
 // Why each module is as it is: docs/decisions/ (one file per area; README.md's module table links them).
 import PackageDescription
 
+/// Typecheck mirrors are their own modules (`SmithyMirror`, …), never named like the frameworks
+/// they mirror; the targets that check against them import them under the real names.
+func importing(_ mirrored: [String]) -> [SwiftSetting] {
+    [.unsafeFlags(mirrored.flatMap { ["-module-alias", "\($0)=\($0)Mirror"] })]
+}
+
 let package = Package(
     name: "swift-signin-backend",
     // For the client library (SignInClient); the Linux build of the functions ignores it.
@@ -102,7 +108,46 @@ let package = Package(
             name: "signin-example", dependencies: ["SignInClient", "SigV4"], path: "Examples/signin-example"),
         // Drives the client against scripts/serve for Tests/integration/test_client.py (one scenario a run).
         .executableTarget(name: "client-check", dependencies: ["SignInClient"], path: "Tests/ClientCheck"),
-        .testTarget(name: "SignInClientTests", dependencies: ["SignInClient"]),
+        .testTarget(
+            name: "SignInClientTests",
+            dependencies: ["SignInClient", .target(name: "SecItemMirror", condition: .when(platforms: [.linux]))]),
+        // The Keychain backend's Linux typecheck (docs/client.md, "What the Linux build proves"):
+        // SignInClient's SecurityKeychainBackend.swift (a symlink) built against a header holding
+        // exactly the Security declarations it uses. Never linked (nothing defines those symbols
+        // here), in no product, and the mirror is not named Security and reaches no Darwin build.
+        .systemLibrary(name: "SecItemMirror", path: "Tests/Mirrors/SecItemMirror"),
+        .target(
+            name: "KeychainBackendTypecheck",
+            dependencies: ["SignInClient", .target(name: "SecItemMirror", condition: .when(platforms: [.linux]))],
+            path: "Tests/KeychainBackendTypecheck", swiftSettings: [.define("KEYCHAIN_BACKEND_TYPECHECK")]),
+
+        // The aws-sdk-swift adapter apps copy (docs/client.md), built here against a mirror of exactly
+        // the smithy-swift / aws-sdk-swift declarations it uses (Tests/Mirrors; each file names its
+        // source). In no product: an app never resolves the mirrors, which are not named like the
+        // real modules (`SmithyMirror`…) and are imported under the real names only here.
+        .target(name: "SmithyMirror", path: "Tests/Mirrors/Smithy"),
+        .target(
+            name: "SmithyIdentityAPIMirror", dependencies: ["SmithyMirror"], path: "Tests/Mirrors/SmithyIdentityAPI",
+            swiftSettings: importing(["Smithy"])),
+        .target(
+            name: "SmithyIdentityMirror", dependencies: ["SmithyMirror", "SmithyIdentityAPIMirror"],
+            path: "Tests/Mirrors/SmithyIdentity", swiftSettings: importing(["Smithy", "SmithyIdentityAPI"])),
+        .target(name: "ClientRuntimeMirror", path: "Tests/Mirrors/ClientRuntime"),
+        .target(
+            name: "AWSClientRuntimeMirror", dependencies: ["ClientRuntimeMirror"],
+            path: "Tests/Mirrors/AWSClientRuntime",
+            swiftSettings: importing(["ClientRuntime"])),
+        .target(
+            name: "SignInAWSAdapter",
+            dependencies: ["SignInClient", "SmithyMirror", "SmithyIdentityMirror", "AWSClientRuntimeMirror"],
+            swiftSettings: importing(["Smithy", "SmithyIdentity", "AWSClientRuntime"])),
+        .testTarget(
+            name: "SignInAWSAdapterTests",
+            dependencies: [
+                "SignInAWSAdapter", "SignInClient", "SmithyIdentityMirror", "AWSClientRuntimeMirror",
+                "ClientRuntimeMirror",
+            ],
+            swiftSettings: importing(["SmithyIdentity", "AWSClientRuntime", "ClientRuntime"])),
 
         // Shared by the test targets (Foundation's Process: never linked into a function): the
         // loopback stand-ins' process and the independent Python `cryptography` checks.

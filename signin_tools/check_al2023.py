@@ -16,6 +16,7 @@ from samcli.yamlhelper import yaml_parse
 
 from .repo import ROOT
 from .standins import Emulator, free_port
+from .standins.process import run_main
 
 BUILD = ROOT / ".aws-sam" / "build"
 
@@ -197,4 +198,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_main(main))

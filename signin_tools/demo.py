@@ -7,6 +7,7 @@ from pathlib import Path
 
 from .repo import ROOT
 from .standins import LocalDeployment
+from .standins.process import run_main
 
 APPLE_SUB = "001234.5f1e0c2b9a7d4e3c8b6a.0942"
 GOOGLE_SUB = "104729385610293847561"
@@ -195,4 +196,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_main(main))

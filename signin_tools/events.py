@@ -44,17 +44,19 @@ def forged(token: str) -> str:
 
 # -- Function URL events (HTTP payload format 2.0) ---------------------------------------------------
 
-def url_event(body: str | None, base64_encoded: bool = False) -> dict:
-    """What a Lambda Function URL sends for `POST /` (HTTP payload format 2.0)."""
+def url_event(body: str | None, base64_encoded: bool = False, path: str = "/", method: str = "POST",
+              query: str = "") -> dict:
+    """What a Lambda Function URL sends for `METHOD PATH?QUERY` (HTTP payload format 2.0)."""
     return {
-        "version": "2.0", "routeKey": "$default", "rawPath": "/", "rawQueryString": "",
+        "version": "2.0", "routeKey": "$default", "rawPath": path, "rawQueryString": query,
         "headers": {"content-type": "application/json", "host": "abc123.lambda-url.us-east-1.on.aws",
                     "user-agent": "SigninApp/1.0", "x-forwarded-proto": "https"},
         "requestContext": {
             "accountId": "anonymous", "apiId": "abc123", "domainName": "abc123.lambda-url.us-east-1.on.aws",
             "domainPrefix": "abc123", "requestId": str(uuidlib.uuid4()), "routeKey": "$default", "stage": "$default",
             "time": "01/Jan/2025:00:00:00 +0000", "timeEpoch": 1735689600000,
-            "http": {"method": "POST", "path": "/", "protocol": "HTTP/1.1", "sourceIp": "192.0.2.10", "userAgent": "SigninApp/1.0"},
+            "http": {"method": method, "path": path, "protocol": "HTTP/1.1", "sourceIp": "192.0.2.10",
+                     "userAgent": "SigninApp/1.0"},
         },
         "body": body,
         "isBase64Encoded": base64_encoded,

@@ -17,6 +17,7 @@ from pathlib import Path
 from .repo import ROOT
 from .standins import LocalDeployment
 from .standins.local import SCHEDULED
+from .standins.process import run_main
 
 PLACEHOLDER = re.compile(r"\{\{\s*(token|expired-token|refresh-token)\s+(apple|google|firebase)\s+([A-Za-z0-9._-]+)\s*\}\}")
 
@@ -62,4 +63,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_main(main))

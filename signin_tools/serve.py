@@ -10,8 +10,12 @@ here each one is a path of one server.
 
 Tests drive it in-process (`FunctionURLServer`): it counts requests per function and action, keeps
 the trail of refresh tokens presented and issued as fingerprints (12 hex of SHA-256; never a token),
-and injects the faults a phone sees (an answer lost after the function answered, a late answer, a
-5xx from the front door)."""
+and injects the faults a phone sees (an answer lost after the function answered, a late answer, an
+unreadable answer after the function answered, a 5xx or Lambda's 429 throttle from the front door).
+
+A path below a function's (`POST /auth-signin/apple/callback`) reaches that function with the rest
+as its `rawPath` (`/apple/callback`), whatever the method, as a Function URL passes every path and
+method to its function."""
 import base64
 import hashlib
 import json
@@ -48,6 +52,7 @@ class FunctionURLServer:
         """`env_for(name)` is that function's configuration: each function runs with its own
         identity (its role's grants, derived from template.yaml), as on AWS."""
         log_dir.mkdir(parents=True, exist_ok=True)
+        self.log_dir = log_dir
         self.pools = {name: EmulatorPool(str(Path(bin_dir) / name), {**env_for(name), "AWS_LAMBDA_FUNCTION_NAME": name},
                                          log_dir, pool_size) for name in FUNCTIONS}
         self.lock = threading.Lock()
@@ -70,7 +75,8 @@ class FunctionURLServer:
         return self
 
     def stop(self) -> None:
-        self.httpd.shutdown()
+        if self.thread.ident is not None:  # shutdown() waits for a serve_forever that was never started
+            self.httpd.shutdown()
         self.httpd.server_close()
         for pool in self.pools.values():
             pool.stop()
@@ -84,8 +90,10 @@ class FunctionURLServer:
 
     def inject(self, kind: str, function: str = "auth-refresh", action: str = "refresh", times: int = 1, **kw) -> None:
         """kind: "drop" (the function runs, its answer never reaches the client), "delay" (the
-        answer waits `seconds` after the function answered), "unavailable" (a bare 503 before the
-        function is reached), "stall" (`seconds` of silence, then 504; the function is not reached)."""
+        answer waits `seconds` after the function answered), "corrupt" (the function runs, the
+        client gets a 200 whose body is cut short), "unavailable" (a bare 503 before the function is
+        reached), "throttle" (Lambda's 429 before the function is reached), "stall" (`seconds` of
+        silence, then 504; the function is not reached)."""
         with self.lock:
             self.faults.append({"kind": kind, "function": function, "action": action, "times": times, **kw})
 
@@ -102,7 +110,8 @@ class FunctionURLServer:
         return None
 
     # -- one request -----------------------------------------------------------------------------
-    def handle(self, function: str, body: bytes, content_type: str) -> tuple[int, dict, bytes, dict | None]:
+    def handle(self, function: str, body: bytes, content_type: str, path: str = "/", method: str = "POST",
+               query: str = "") -> tuple[int, dict, bytes, dict | None]:
         try:
             event_body = json.loads(body) if body else {}
         except ValueError:
@@ -110,22 +119,25 @@ class FunctionURLServer:
         action = event_body.get("action", "refresh" if function == "auth-refresh" else "link") \
             if isinstance(event_body, dict) else "?"
         if function == "auth-signin":
-            action = "signin"
+            action = "signin" if path == "/" else path
         presented = event_body.get("refreshToken") if isinstance(event_body, dict) else None
+        arrived = round(time.monotonic(), 2)
         with self.lock:
             key = f"{function}:{action}"
             self.counts[key] = self.counts.get(key, 0) + 1
         fault = self._take_fault(function, action)
         if fault and fault["kind"] == "unavailable":
             return 503, {"content-type": "text/plain"}, b"Service Unavailable", fault
+        if fault and fault["kind"] == "throttle":  # Lambda's concurrency throttle: the function is not invoked
+            return 429, {"content-type": "application/json"}, b'{"Message":"Rate Exceeded."}', fault
         if fault and fault["kind"] == "stall":  # the front door hangs; the function is never reached
             time.sleep(min(float(fault.get("seconds", 1)), 30))
             return 504, {"content-type": "text/plain"}, b"Gateway Timeout", fault
         try:
             text = body.decode("utf-8")
-            event = url_event(text if body else None)
+            event = url_event(text if body else None, path=path, method=method, query=query)
         except UnicodeDecodeError:
-            event = url_event(base64.b64encode(body).decode(), base64_encoded=True)
+            event = url_event(base64.b64encode(body).decode(), base64_encoded=True, path=path, method=method, query=query)
         event["headers"]["content-type"] = content_type or "application/json"
         pool = self.pools[function]
         emu = pool.take()
@@ -144,7 +156,10 @@ class FunctionURLServer:
                 self.trail.append({"function": function, "action": action, "status": code,
                                    "presented": fingerprint(presented) if isinstance(presented, str) else None,
                                    "issued": fingerprint(issued) if isinstance(issued, str) else None,
-                                   "delivered": not (fault and fault["kind"] == "drop"), "at": round(time.monotonic(), 2)})
+                                   "delivered": not (fault and fault["kind"] in ("drop", "corrupt")),
+                                   "arrived": arrived, "at": round(time.monotonic(), 2)})
+        if fault and fault["kind"] == "corrupt":  # the function answered; the client reads half of it
+            out = out[: len(out) // 2]
         return code, headers, out, fault
 
     @staticmethod
@@ -172,14 +187,19 @@ class FunctionURLServer:
                 pass
 
             def do_POST(self):
-                function = urllib.parse.urlsplit(self.path).path.strip("/")
+                self._forward("POST")
+
+            def _forward(self, method: str):
+                url = urllib.parse.urlsplit(self.path)
+                function, _, rest = url.path.strip("/").partition("/")
                 length = int(self.headers.get("content-length") or 0)
                 body = self.rfile.read(min(length, 1 << 20)) if length else b""
                 if function not in FUNCTIONS:
                     return self._send(404, {"content-type": "application/json"}, b'{"Message":"Not Found"}')
                 if length > 1 << 20:  # Function URLs refuse request payloads over 6 MB; we stop sooner
                     return self._send(413, {"content-type": "application/json"}, b'{"Message":"Request Too Long"}')
-                code, headers, out, fault = server.handle(function, body, self.headers.get("content-type", ""))
+                code, headers, out, fault = server.handle(function, body, self.headers.get("content-type", ""),
+                                                          path="/" + rest, method=method, query=url.query)
                 if fault and fault["kind"] == "drop":
                     # The function answered; the phone loses the connection in the middle of the answer.
                     self.close_connection = True
@@ -191,6 +211,8 @@ class FunctionURLServer:
                 self._send(code, headers, out)
 
             def do_GET(self):
+                if urllib.parse.urlsplit(self.path).path.strip("/").partition("/")[2]:
+                    return self._forward("GET")  # a path below a function's: the function answers
                 self._send(405, {"content-type": "application/json"}, b'{"Message":"Method Not Allowed"}')
 
             def _send(self, code, headers, out):

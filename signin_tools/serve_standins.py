@@ -35,6 +35,7 @@ import time
 
 from .standins import AppleAuthServer, IdentityProvider, MotoServer
 from .standins.idp import SigningKey
+from .standins.process import run_main
 
 
 def main() -> int:
@@ -145,4 +146,4 @@ def handle_apple(cmd: dict, apple) -> dict:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_main(main))

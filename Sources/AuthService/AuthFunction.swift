@@ -34,6 +34,9 @@ package enum AuthFunction: Sendable {
         }
     }
 
+    /// Whether this function's Function URL serves Sign in with Apple's return URL (`AppleWebReturn`).
+    var servesAppleWebReturn: Bool { self == .signin }
+
     /// The invocation's action, with its fields read and checked.
     func action(for invocation: Invocation) throws(ServiceError) -> any Action {
         if let event = events.first(where: { $0.matches(invocation) }) { return try event.init(invocation.request) }

@@ -108,8 +108,8 @@ enum Invocation {
     }
 
     /// The request bytes a Function URL event carries: `body` (a string, or absent), base64-decoded
-    /// when `isBase64Encoded` is true, at most `maxEventBytes`.
-    static func functionURLBody(_ http: JSONObject) -> Result<[UInt8], Refusal> {
+    /// when `isBase64Encoded` is true, at most `maxBytes`.
+    static func functionURLBody(_ http: JSONObject, maxBytes: Int = maxEventBytes) -> Result<[UInt8], Refusal> {
         func refuse(_ message: String) -> Result<[UInt8], Refusal> {
             .failure(Refusal(ServiceError(.invalidRequest, message), shape: .functionURL))
         }
@@ -130,7 +130,7 @@ enum Invocation {
             guard let decoded = Base64.decode(body) else { return refuse("The HTTP request body is not valid base64.") }
             bytes = decoded
         }
-        guard bytes.count <= maxEventBytes else { return .failure(Refusal(tooLarge, shape: .functionURL)) }
+        guard bytes.count <= maxBytes else { return .failure(Refusal(tooLarge, shape: .functionURL)) }
         return .success(bytes)
     }
 

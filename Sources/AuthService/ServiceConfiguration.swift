@@ -14,6 +14,8 @@ struct ServiceConfiguration: Sendable {
     var appleRevocation: AppleRevocationSettings?
     /// App Store purchases; nil when off (no APPSTORE_BUNDLE_ID).
     var purchases: PurchaseConfiguration?
+    /// Where auth-signin's Apple return URL redirects (`APPLE_WEB_RETURN_TARGET`); nil when off.
+    var appleWebReturnTarget: AppleWebReturnTarget?
     /// The CloudWatch namespace of the invocation metrics (`METRICS_NAMESPACE`).
     var metricsNamespace = "SigninBackend"
 
@@ -57,7 +59,8 @@ struct ServiceConfiguration: Sendable {
         let appleRevocation = try AppleRevocationSettings.from(environment: env)
         let purchases = try PurchaseConfiguration.from(environment: env)
         var configuration = ServiceConfiguration(
-            aws: aws, account: settings, verifier: verifier, appleRevocation: appleRevocation, purchases: purchases)
+            aws: aws, account: settings, verifier: verifier, appleRevocation: appleRevocation, purchases: purchases,
+            appleWebReturnTarget: try AppleWebReturnTarget.from(environment: env))
         if let namespace = env("METRICS_NAMESPACE") {
             // CloudWatch's rule for a namespace; it may not start with "AWS/".
             guard namespace.utf8.count <= 255, !namespace.hasPrefix("AWS/"),

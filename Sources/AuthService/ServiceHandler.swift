@@ -43,6 +43,15 @@ final class ServiceHandler: LambdaHandler {
             (metrics.upstreamRequests, metrics.upstreamRetries) = (http.requestCount, http.retryCount)
             context.logger.record(metrics.record)
         }
+        if function.servesAppleWebReturn, AppleWebReturn.isReturnURLRequest(event) {
+            // Apple's form_post: a redirect or a 400 page, never the envelope. The metric counts it;
+            // no line carries anything of the form.
+            metrics.operation = "appleWebReturn"
+            let (response, redirected) = AppleWebReturn.answer(
+                event, target: dependencies.configuration.appleWebReturnTarget)
+            record(redirected ? .success : .refused, nil)
+            return response
+        }
         switch Invocation.parse(event) {
         case .failure(let refusal):
             record(.refused, refusal.error.code)

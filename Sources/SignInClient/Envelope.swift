@@ -8,7 +8,9 @@ struct Envelope<Payload: Decodable & Sendable>: Decodable, Sendable {
         var message: String
     }
     struct Meta: Decodable, Sendable {
-        var requestId: String
+        var requestId: String?
+        /// When the function answered (ISO-8601 UTC): the server's clock, which judges expiry.
+        var timestamp: String?
     }
     var success: Bool
     var data: Payload?

@@ -20,13 +20,15 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let purchaseBelongsToOtherAccount = ErrorCode(rawValue: "PURCHASE_BELONGS_TO_OTHER_ACCOUNT")
     public static let invalidPurchase = ErrorCode(rawValue: "INVALID_PURCHASE")
     public static let accountDisabled = ErrorCode(rawValue: "ACCOUNT_DISABLED")
+    /// (v4) Sign-in or link with a Google identity Google reported hijacked or disabled.
+    public static let identitySuspended = ErrorCode(rawValue: "IDENTITY_SUSPENDED")
     public static let upstreamUnavailable = ErrorCode(rawValue: "UPSTREAM_UNAVAILABLE")
 
-    /// Every code of contract v3, in the contract's order (the OpenAPI test checks the list).
+    /// Every code of contract v4, in the contract's order (the OpenAPI test checks the list).
     public static let all: [ErrorCode] = [
         .invalidRequest, .unsupportedProvider, .invalidToken, .tokenExpired, .accountNotFound,
         .accountAlreadyExists, .providerAlreadyLinked, .providerNotLinked, .lastProvider, .sessionInvalid,
         .reauthenticationRequired, .conflict, .purchaseBelongsToOtherAccount, .invalidPurchase, .accountDisabled,
-        .upstreamUnavailable,
+        .identitySuspended, .upstreamUnavailable,
     ]
 }

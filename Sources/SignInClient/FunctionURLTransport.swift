@@ -5,16 +5,31 @@ import FoundationNetworking
 #endif
 
 /// The default transport: an HTTPS POST of the event to each function's Function URL.
+///
+/// An attempt is never abandoned before the function's own timeout has passed: one abandoned
+/// sooner could still reach the function after its retry and rotate the token again, superseding
+/// the one the app kept (docs/client.md, "Timeouts"). So every bound on an attempt (URLSession's
+/// per-request idle timeout, which on Darwin restarts at every byte received; its whole-resource
+/// timeout) is `functionTimeout + networkAllowance`, and a task deadline one second later is the
+/// backstop over the exchange (later, not equal: FoundationNetworking can hang when a cancel races
+/// its own timeout).
 public struct FunctionURLTransport: SignInTransport {
     public var urls: [SignInFunction: URL]
     public var session: URLSession
-    public var timeout: TimeInterval
+    /// The functions' `Timeout` (template.yaml: 10 s); set it if your deployment changed it.
+    public var functionTimeout: TimeInterval
+    /// Time for the request and the answer to cross the network and Lambda's front door.
+    public var networkAllowance: TimeInterval
+    /// How long one attempt may take before it is given up: never less than the function's timeout.
+    public var attemptTimeout: TimeInterval { functionTimeout + max(0, networkAllowance) }
 
-    /// `timeout` bounds one request; keep it well under `REFRESH_REUSE_GRACE_SECONDS` (30 s) so that
-    /// a lost refresh answer is retried within the grace (see `SignInConfiguration.refreshRetryWindow`).
-    public init(signIn: URL, refresh: URL, link: URL, session: URLSession? = nil, timeout: TimeInterval = 8) {
+    public init(
+        signIn: URL, refresh: URL, link: URL, session: URLSession? = nil, functionTimeout: TimeInterval = 10,
+        networkAllowance: TimeInterval = 5
+    ) {
         self.urls = [.signin: signIn, .refresh: refresh, .link: link]
-        self.timeout = timeout
+        self.functionTimeout = functionTimeout
+        self.networkAllowance = networkAllowance
         if let session {
             self.session = session
         } else {
@@ -22,29 +37,57 @@ public struct FunctionURLTransport: SignInTransport {
             configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
             configuration.urlCache = nil
             configuration.httpCookieStorage = nil
-            // FoundationNetworking honours the configuration's timeout, not only the request's.
-            configuration.timeoutIntervalForRequest = timeout
+            configuration.timeoutIntervalForRequest = functionTimeout + max(0, networkAllowance)
+            configuration.timeoutIntervalForResource = functionTimeout + max(0, networkAllowance)
             self.session = URLSession(configuration: configuration)
         }
     }
 
     public func send(_ event: Data, to function: SignInFunction) async throws -> TransportAnswer {
         guard let url = urls[function] else { throw SignInError.offline(detail: "no URL for \(function.rawValue)") }
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
+        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: attemptTimeout)
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.httpBody = event
+        let (exchange, session, deadline) = (request, self.session, attemptTimeout + 1)
+        // The task deadline: whatever URLSession does with its timeouts, the attempt ends here.
+        return try await withThrowingTaskGroup(of: TransportAnswer.self) { group in
+            group.addTask { try await Self.exchange(exchange, over: session) }
+            group.addTask {
+                try await Task.sleep(for: .seconds(deadline))
+                throw SignInError.timedOut
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next() else { throw SignInError.timedOut }
+            return first
+        }
+    }
+
+    static func exchange(_ request: URLRequest, over session: URLSession) async throws -> TransportAnswer {
         do {
             let (body, response) = try await session.data(for: request)
-            let status = (response as? HTTPURLResponse)?.statusCode
-            return TransportAnswer(statusCode: status, body: body)
+            return TransportAnswer(statusCode: (response as? HTTPURLResponse)?.statusCode, body: body)
         } catch let error as URLError {
-            if error.code == .timedOut { throw SignInError.timedOut }
-            if error.code == .cancelled { throw SignInError.cancelled }
-            throw SignInError.offline(detail: "URLError \(error.code.rawValue)")
+            throw error.signInError
         } catch {
-            if Task.isCancelled { throw SignInError.cancelled }
-            throw SignInError.offline(detail: "transport failed")
+            throw SignInError.answerLost(detail: "transport failed")
+        }
+    }
+}
+
+extension URLError {
+    /// Whether the request may have reached the function: only failures before it left are
+    /// `offline` (nothing could have rotated); a timeout is `timedOut`; the rest `answerLost`.
+    var signInError: SignInError {
+        switch code {
+        case .notConnectedToInternet, .cannotFindHost, .cannotConnectToHost, .dnsLookupFailed, .badURL,
+            .unsupportedURL, .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
+            .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected,
+            .clientCertificateRequired, .appTransportSecurityRequiresSecureConnection, .dataNotAllowed,
+            .internationalRoamingOff, .callIsActive:
+            return .offline(detail: "URLError \(code.rawValue)")
+        case .timedOut: return .timedOut
+        default: return .answerLost(detail: "URLError \(code.rawValue)")
         }
     }
 }

@@ -3,11 +3,14 @@
 public enum SignInError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The function answered with the contract's error envelope.
     case server(ErrorCode, message: String, status: Int?)
-    /// No answer: offline, DNS, connection lost, TLS. Nothing was cleared.
+    /// The request never left: offline, DNS, no connection, TLS. Nothing was cleared.
     case offline(detail: String)
-    /// No answer in time. Nothing was cleared.
+    /// No answer in time (after the function's own timeout had passed). Nothing was cleared.
     case timedOut
-    /// An HTTP 5xx without an envelope (a gateway, Lambda throttling). Nothing was cleared.
+    /// The request may have reached the function, but its answer was lost (the connection broke
+    /// after it was sent). Nothing was cleared; a refresh retries it with the same token.
+    case answerLost(detail: String)
+    /// An HTTP 429 or 5xx without an envelope (Lambda's throttle, a gateway). Nothing was cleared.
     case unavailable(status: Int)
     /// The answer is not what the contract says; `path` names the field (`data.credentials.expiration`).
     case malformedAnswer(action: String, path: String, detail: String)
@@ -28,6 +31,7 @@ public enum SignInError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(code.rawValue)\(status.map { " (HTTP \($0))" } ?? ""): \(message)"
         case .offline(let detail): return "offline: \(detail)"
         case .timedOut: return "timed out"
+        case .answerLost(let detail): return "answer lost: \(detail)"
         case .unavailable(let status): return "service unavailable (HTTP \(status))"
         case .malformedAnswer(let action, let path, let detail):
             return "malformed answer to \(action): \(path.isEmpty ? "body" : path) \(detail)"
@@ -51,11 +55,24 @@ public enum SignInError: Error, Sendable, Equatable, CustomStringConvertible {
         return code == .sessionInvalid || code == .accountNotFound || code == .accountDisabled
     }
 
-    /// Worth the same call again, with the same token (nothing was consumed on the server).
+    /// Worth the same call again, with the same token: nothing was consumed on the server, or the
+    /// answer that consumed it never reached us (a retry inside the grace gets a new one).
     var isRetryable: Bool {
         switch self {
-        case .offline, .timedOut, .unavailable: return true
+        case .offline, .timedOut, .answerLost, .unavailable, .malformedAnswer: return true
         case .server(let code, _, _): return code == .upstreamUnavailable || code == .conflict
+        default: return false
+        }
+    }
+
+    /// The function may have run and rotated the token without our reading its answer: a timeout,
+    /// an answer lost or unreadable, a 5xx from behind the front door. Not an envelope (a failed
+    /// call consumes nothing), not a request that never left, not a throttle (429, 503: Lambda did
+    /// not invoke). Such a token is presented again only inside the grace (`unansweredSince`).
+    var mayHaveRotated: Bool {
+        switch self {
+        case .timedOut, .answerLost, .malformedAnswer: return true
+        case .unavailable(let status): return status != 429 && status != 503
         default: return false
         }
     }
@@ -63,7 +80,7 @@ public enum SignInError: Error, Sendable, Equatable, CustomStringConvertible {
     public var recommendation: UIRecommendation {
         switch self {
         case .server(let code, _, _): return UIRecommendation(code)
-        case .offline, .timedOut, .unavailable, .storeUnavailable, .cancelled, .sessionChanged:
+        case .offline, .timedOut, .answerLost, .unavailable, .storeUnavailable, .cancelled, .sessionChanged:
             return .retryLater
         case .malformedAnswer: return .retryLater
         case .notSignedIn: return .signInAgain

@@ -12,19 +12,21 @@ extension SignInSession {
         let request = SignInRequest(
             provider: provider, idToken: idToken, intent: intent, nonce: nonce, fullName: fullName,
             device: configuration.device)
-        let answer = try await call(.signin, request, action: "signin", as: SignInAnswer.self)
+        let decoded = try await call(.signin, request, action: "signin", as: SignInAnswer.self)
+        let answer = decoded.payload
         guard asked == generation else { throw .sessionChanged }
         let now = configuration.clock()
         let next = StoredSession(
             format: StoredSession.currentFormat, refreshToken: answer.refreshToken,
             refreshTokenExpiresAt: answer.refreshTokenExpiresAt, credentials: answer.credentials,
             storage: answer.storage, user: answer.user, signInProvider: provider, signedInAt: now,
-            receivedAt: now, rotation: 0)
+            receivedAt: now, rotation: 0, serverClockOffset: decoded.serverTime.map { $0.timeIntervalSince(now) })
         generation &+= 1
         flight = nil
         lane = nil
         loadState = .loaded
-        persist(next)
+        endedToken = nil
+        persist(next, evenIfReadOnly: true)
         session = next
         publish(.signedIn(next.user))
         return SignInResult(isNewUser: answer.isNewUser, user: answer.user, storage: answer.storage)
@@ -35,10 +37,11 @@ extension SignInSession {
     @discardableResult
     public func signOut() async -> Bool {
         try? loadIfNeeded()
+        if configuration.refreshPolicy == .readOnly { try? adoptStoredSession() }  // the token the store holds now
         guard let token = session?.refreshToken else { return false }
         end(.userSignedOut)
         let request = SessionRequest(refreshToken: token, action: .signout)
-        return (try? await call(.refresh, request, action: "signout", as: SignedOut.self))?.signedOut ?? false
+        return (try? await call(.refresh, request, action: "signout", as: SignedOut.self))?.payload.signedOut ?? false
     }
 
     /// The account's live sessions, newest first (`current` marks this one).
@@ -118,26 +121,36 @@ extension SignInSession {
 
     /// Runs a call that presents the current token: in the lane (never beside a refresh that is
     /// rotating it), dropped if the session changed meanwhile, and ending the session on a
-    /// definitive answer.
+    /// definitive answer. The main app first settles a refresh whose answer it never read (any
+    /// other action with that token would be refused). A read-only process presents only the
+    /// token its store holds now (the app may have rotated it), and an answer refusing a token the
+    /// store no longer holds ends nothing: it adopts the store's token and asks once more.
     func withToken<Answer: Decodable & Sendable, Request: Encodable & Sendable>(
         _ function: SignInFunction, action: String, as type: Answer.Type,
         _ makeRequest: @escaping @Sendable (String) -> Request
     ) async throws(SignInError) -> Answer {
         try loadIfNeeded()
         flushPendingStoreChange()
-        guard session != nil else { throw .notSignedIn }
-        let asked = generation
-        return try await inLane { () async throws -> Answer in
-            guard let token = await self.tokenIfCurrent(asked) else { throw SignInError.sessionChanged }
+        guard let current = session else { throw .notSignedIn }
+        let readOnly = configuration.refreshPolicy == .readOnly
+        if !readOnly && current.unansweredSince != nil { _ = try await validSession(force: true) }
+        for _ in 0..<2 {
+            if readOnly { try adoptStoredSession() }
+            let asked = generation
             do throws(SignInError) {
-                let answer = try await self.call(function, makeRequest(token), action: action, as: type)
-                guard await self.isCurrent(asked) else { throw SignInError.sessionChanged }
-                return answer
+                return try await inLane { () async throws -> Answer in
+                    guard let token = await self.tokenIfCurrent(asked) else { throw SignInError.sessionChanged }
+                    let answer = try await self.call(function, makeRequest(token), action: action, as: type).payload
+                    guard await self.isCurrent(asked) else { throw SignInError.sessionChanged }
+                    return answer
+                }
             } catch {
-                await self.endIfDefinitive(error, generation: asked)
+                if readOnly, SignOutReason(error) != nil, storeMovedOn(from: asked) { continue }
+                endIfDefinitive(error, generation: asked)
                 throw error
             }
         }
+        throw .sessionChanged
     }
 
     func tokenIfCurrent(_ asked: UInt64) -> String? { asked == generation ? session?.refreshToken : nil }

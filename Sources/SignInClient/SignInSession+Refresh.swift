@@ -21,11 +21,13 @@ extension SignInSession {
                 return try await Self.value(of: flight.task)
             }
             if let stale, current.credentials.accessKeyId != stale { return current }
-            if !force && !needsRefresh(current) { return current }
+            if !force && !isUnsettled(current) && !needsRefresh(current) { return current }
             if adoptNewerStoredSession(than: current) { continue }
             guard configuration.refreshPolicy == .refreshes else {
                 // A read-only process uses credentials until they expire, then waits for the app.
-                if current.credentials.expiration > configuration.clock() { return current }
+                if current.credentials.expiration > current.serverNow(deviceNow: configuration.clock()) {
+                    return current
+                }
                 throw .refreshNotAllowed
             }
             let token = current.refreshToken
@@ -39,13 +41,25 @@ extension SignInSession {
         throw .sessionChanged
     }
 
+    /// Due when the credentials expire within the margin, judged on the server's clock (the
+    /// offset measured at the last answer): a device clock hours ahead or behind neither refreshes
+    /// on every call nor keeps expired credentials. Never again within `minimumRefreshInterval`
+    /// of the last answer, whatever the clocks say (one more rotation would not make the
+    /// credentials any newer); a device clock that went back since then does not count as recent.
     func needsRefresh(_ session: StoredSession) -> Bool {
         let now = configuration.clock()
-        if session.credentials.expiration <= now { return true }
-        guard session.credentials.expiration.timeIntervalSince(now) <= configuration.credentialsMargin else {
-            return false
-        }
-        return now.timeIntervalSince(session.receivedAt) >= configuration.minimumRefreshInterval
+        let sinceReceived = now.timeIntervalSince(session.receivedAt)
+        if sinceReceived >= 0 && sinceReceived < configuration.minimumRefreshInterval { return false }
+        let left = session.credentials.expiration.timeIntervalSince(session.serverNow(deviceNow: now))
+        return left <= configuration.credentialsMargin
+    }
+
+    /// A refresh whose answer was not read, still inside the window where its token may be
+    /// presented again: settle it now (the same token, a new answer) rather than at expiry.
+    func isUnsettled(_ session: StoredSession) -> Bool {
+        guard configuration.refreshPolicy == .refreshes, let since = session.unansweredSince else { return false }
+        let elapsed = configuration.clock().timeIntervalSince(since)
+        return elapsed >= 0 && elapsed < configuration.refreshRetryWindow
     }
 
     /// Adopts a newer session another process wrote to a shared store. The main app adopts only a
@@ -73,9 +87,12 @@ extension SignInSession {
         return true
     }
 
-    /// One refresh: the same token on every attempt; attempts start only within the retry window
-    /// (inside the server's grace), so a lost answer's retry is never reuse. The answer is adopted
-    /// only if the session is still the one that asked (same generation and token).
+    /// One refresh: the same token on every attempt. An attempt whose answer we could not read
+    /// (lost, timed out, unreadable, a 5xx from behind the front door) may have rotated the token:
+    /// the session records when (`unansweredSince`, stored), and the token is presented again only
+    /// while that is within the retry window, inside the server's grace; past it, never (it would
+    /// be reuse and revoke the session): the session ends here instead. The answer is adopted only
+    /// if the session is still the one that asked (same generation and token).
     func performRefresh(presenting token: String, generation: UInt64) async throws(SignInError) -> StoredSession {
         defer {
             if let flight, flight.token == token, flight.generation == generation { self.flight = nil }
@@ -85,17 +102,15 @@ extension SignInSession {
         let started = configuration.clock()
         var delays = configuration.retryDelays[...]
         while true {
+            try presentable(token)
+            let attempt = configuration.clock()
             do throws(SignInError) {
                 let answer = try await call(
                     .refresh, SessionRequest(refreshToken: token, action: .refresh), action: "refresh",
                     as: RefreshAnswer.self)
                 // A late answer after sign-out or an account switch belongs to a session that is gone.
                 guard generation == self.generation, let previous = session else { throw SignInError.sessionChanged }
-                let next = StoredSession(
-                    format: StoredSession.currentFormat, refreshToken: answer.refreshToken,
-                    refreshTokenExpiresAt: answer.refreshTokenExpiresAt, credentials: answer.credentials,
-                    storage: answer.storage, user: answer.user, signInProvider: previous.signInProvider,
-                    signedInAt: previous.signedInAt, receivedAt: configuration.clock(), rotation: previous.rotation + 1)
+                let next = rotated(previous, by: answer)
                 persist(next)  // before anyone sees it; a failed write keeps `next` in memory and retries
                 session = next
                 publish(.refreshed(next.user))
@@ -106,9 +121,10 @@ extension SignInSession {
                     end(reason)
                     throw error
                 }
-                let elapsed = configuration.clock().timeIntervalSince(started)
-                if error.isRetryable, let delay = delays.popFirst(),
-                    elapsed + delay < configuration.refreshRetryWindow
+                if error.mayHaveRotated { markUnanswered(since: attempt) }
+                let windowStart = session?.unansweredSince ?? started
+                let elapsed = configuration.clock().timeIntervalSince(windowStart)
+                if error.isRetryable, let delay = delays.popFirst(), elapsed + delay < configuration.refreshRetryWindow
                 {
                     try? await Task.sleep(for: .seconds(delay))
                     guard generation == self.generation else { throw .sessionChanged }
@@ -117,6 +133,37 @@ extension SignInSession {
                 throw error
             }
         }
+    }
+
+    /// The session after a refresh answer: the rotated token, the server's clock offset, nothing unanswered.
+    func rotated(_ previous: StoredSession, by answer: Decoded<RefreshAnswer>) -> StoredSession {
+        let received = configuration.clock()
+        let data = answer.payload
+        return StoredSession(
+            format: StoredSession.currentFormat, refreshToken: data.refreshToken,
+            refreshTokenExpiresAt: data.refreshTokenExpiresAt, credentials: data.credentials, storage: data.storage,
+            user: data.user, signInProvider: previous.signInProvider, signedInAt: previous.signedInAt,
+            receivedAt: received, rotation: previous.rotation + 1,
+            serverClockOffset: answer.serverTime.map { $0.timeIntervalSince(received) } ?? previous.serverClockOffset)
+    }
+
+    /// Records (and stores, so a relaunch or an extension knows) that the current token may have
+    /// been rotated by an attempt started at `attempt`; the first such attempt counts.
+    func markUnanswered(since attempt: Date) {
+        guard var current = session, current.unansweredSince == nil else { return }
+        current.unansweredSince = attempt
+        session = current
+        persist(current)
+    }
+
+    /// Throws unless `token` may be presented now: a token with an unanswered attempt only inside
+    /// the retry window of it (the server's grace); past it the session ends here, unpresented.
+    func presentable(_ token: String) throws(SignInError) {
+        guard let current = session, current.refreshToken == token, let since = current.unansweredSince else { return }
+        let elapsed = configuration.clock().timeIntervalSince(since)
+        if elapsed >= 0 && elapsed < configuration.refreshRetryWindow { return }  // a clock gone back: past it
+        end(.sessionEnded)
+        throw .notSignedIn
     }
 
     /// Starts a foreground ticker: every `interval`, `credentials()` (which refreshes within the
@@ -143,7 +190,7 @@ extension SignInSession {
     /// Sends one event and decodes its answer; every failure becomes a `SignInError`.
     nonisolated func call<Answer: Decodable & Sendable>(
         _ function: SignInFunction, _ request: some Encodable & Sendable, action: String, as type: Answer.Type
-    ) async throws(SignInError) -> Answer {
+    ) async throws(SignInError) -> Decoded<Answer> {
         let event: Data
         do { event = try WireCoding.encoder().encode(request) } catch {
             throw .malformedAnswer(action: action, path: "", detail: "request not encodable")
@@ -153,7 +200,8 @@ extension SignInSession {
         do { answer = try await configuration.transport.send(event, to: function) } catch let error as SignInError {
             throw error
         } catch {
-            throw .offline(detail: "transport failed")
+            // A transport that cannot tell whether the request left: assume it may have (docs/client.md).
+            throw .answerLost(detail: "transport failed")
         }
         return try WireCoding.payload(type, from: answer, action: action)
     }

@@ -31,6 +31,9 @@ public actor SignInSession {
     var storeRetry: Task<Void, Never>?
     var observers: [UUID: AsyncStream<AuthState>.Continuation] = [:]
     var ticker: Task<Void, Never>?
+    /// A read-only process: the token whose session ended here (a definitive answer to it). The
+    /// shared store may still hold it until the app (its owner) clears it; it is not adopted again.
+    var endedToken: String?
 
     public init(configuration: SignInConfiguration) {
         self.configuration = configuration
@@ -84,11 +87,12 @@ public actor SignInSession {
             loadState = .unreadable
             throw .storeUnavailable(detail: "\(error)")
         }
-        let found: StoredSession?
+        var found: StoredSession?
         do { found = try data.map(StoredSession.decode) } catch {
             loadState = .unreadable
             throw error
         }
+        if let stored = found, stored.refreshToken == endedToken { found = nil }
         let rediscovered = loadState == .absent || loadState == .unreadable
         session = found
         loadState = found == nil ? .absent : .loaded
@@ -96,7 +100,10 @@ public actor SignInSession {
     }
 
     /// Saves `next` (or records that the save is owed and retries it): the caller publishes after.
-    func persist(_ next: StoredSession?) {
+    /// A read-only process never writes or clears the shared store (its copy may be older than the
+    /// app's: writing it back would bring a rotated-out token back), except for a sign-in made in it.
+    func persist(_ next: StoredSession?, evenIfReadOnly: Bool = false) {
+        guard configuration.refreshPolicy == .refreshes || evenIfReadOnly else { return }
         do {
             if let next { try configuration.store.save(try next.encoded()) } else { try configuration.store.remove() }
             pendingStoreChange = .none
@@ -131,8 +138,10 @@ public actor SignInSession {
     private func storeRetryEnded() { storeRetry = nil }
 
     /// Ends the session locally: a new generation (late answers are dropped), no refresh in
-    /// flight, nothing stored, then `signedOut(reason)`.
+    /// flight, nothing stored (in the main app; a read-only process leaves the store to the app
+    /// and remembers the ended token), then `signedOut(reason)`.
     func end(_ reason: SignOutReason) {
+        if configuration.refreshPolicy == .readOnly { endedToken = session?.refreshToken ?? endedToken }
         generation &+= 1
         flight = nil
         lane = nil  // the old session's calls drop their answers; the next session waits for none

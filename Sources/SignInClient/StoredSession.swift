@@ -19,6 +19,17 @@ struct StoredSession: Codable, Sendable, Equatable {
     var receivedAt: Date
     /// Grows by one at each rotation: an extension that re-reads the store adopts only newer states.
     var rotation: Int
+    /// The server's clock minus the device's, measured at the last answer (`meta.timestamp`):
+    /// expiry is judged on the server's clock, so a device clock hours off changes nothing.
+    var serverClockOffset: TimeInterval? = nil
+    /// Set when a refresh presenting `refreshToken` may have reached the function and rotated it
+    /// without our reading the answer (the first such attempt's start, device clock). Such a token
+    /// is presented again only inside `refreshRetryWindow` of this, i.e. inside the server's
+    /// grace; never after it. Cleared by the next answer read.
+    var unansweredSince: Date? = nil
+
+    /// Now on the server's clock.
+    func serverNow(deviceNow: Date) -> Date { deviceNow.addingTimeInterval(serverClockOffset ?? 0) }
 
     static func decode(_ data: Data) throws(SignInError) -> StoredSession {
         struct Header: Decodable { var format: Int }

@@ -24,6 +24,7 @@ public enum UIRecommendation: Sendable, Equatable {
         case .purchaseBelongsToOtherAccount: self = .tellUser(.purchaseBelongsToOtherAccount)
         case .invalidPurchase: self = .tellUser(.purchaseNotValid)
         case .accountDisabled: self = .tellUser(.accountDisabled)
+        case .identitySuspended: self = .tellUser(.identitySuspended)
         default: self = .retryLater  // CONFLICT, UPSTREAM_UNAVAILABLE, and codes newer than this client
         }
     }

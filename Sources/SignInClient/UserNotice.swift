@@ -16,4 +16,8 @@ public enum UserNotice: Sendable, Equatable {
     case purchaseNotValid
     /// An operator disabled the account: contact support.
     case accountDisabled
+    /// `IDENTITY_SUSPENDED`: Google reported this Google account hijacked or disabled. Offer the
+    /// account's other provider (Sign in with Apple), or tell the user to secure their Google
+    /// account; it works again once Google reports it enabled. Nothing was signed out.
+    case identitySuspended
 }

@@ -39,25 +39,28 @@ enum WireCoding {
         date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
     }
 
-    /// The envelope's payload, or the error the envelope (or its absence) means.
+    /// The envelope's payload and the server's time (`meta.timestamp`), or the error the envelope
+    /// (or its absence) means.
     static func payload<Payload: Decodable & Sendable>(
         _ type: Payload.Type, from answer: TransportAnswer, action: String
-    ) throws(SignInError) -> Payload {
+    ) throws(SignInError) -> Decoded<Payload> {
         let envelope: Envelope<Payload>
         do {
             envelope = try decoder().decode(Envelope<Payload>.self, from: answer.body)
         } catch let error as DecodingError {
-            // A gateway's or Lambda's own 5xx page is not an envelope: that is "unavailable", not malformed.
-            if let status = answer.statusCode, status >= 500 { throw .unavailable(status: status) }
+            // A gateway's, or Lambda's own, 429 or 5xx page is not an envelope: Lambda throttled the
+            // call or the front door failed. That is "unavailable, retry later", not malformed.
+            if let status = answer.statusCode, status == 429 || status >= 500 { throw .unavailable(status: status) }
             throw malformed(error, action: action)
         } catch {
             throw .malformedAnswer(action: action, path: "", detail: "not JSON")
         }
+        let serverTime = envelope.meta?.timestamp.flatMap(parseDate)
         if envelope.success {
             guard let data = envelope.data else {
                 throw .malformedAnswer(action: action, path: "data", detail: "missing")
             }
-            return data
+            return Decoded(payload: data, serverTime: serverTime)
         }
         guard let failure = envelope.error else {
             throw .malformedAnswer(action: action, path: "error", detail: "missing")

@@ -26,6 +26,7 @@ final class MovableClock: @unchecked Sendable {
     private var offset: TimeInterval = 0
     func now() -> Date { lock.withLock { Date().addingTimeInterval(offset) } }
     func advance(to date: Date) { lock.withLock { offset = date.timeIntervalSinceNow } }
+    func advance(by seconds: TimeInterval) { lock.withLock { offset += seconds } }
 }
 
 /// A file store whose next `failures` writes fail (a locked Keychain, a full disk).
@@ -98,20 +99,28 @@ struct Harness {
         store = FlakyStore(path: arguments["store"])
     }
 
-    func transport(timeout: TimeInterval = 8, refresh: URL? = nil) -> FunctionURLTransport {
+    /// The default transport (the functions' 10 s timeout plus 5 s), unless a scenario shortens it.
+    func transport(
+        functionTimeout: TimeInterval = 10, allowance: TimeInterval = 5, refresh: URL? = nil
+    )
+        -> FunctionURLTransport
+    {
         FunctionURLTransport(
             signIn: arguments.url("signin"), refresh: refresh ?? arguments.url("refresh"), link: arguments.url("link"),
-            timeout: timeout)
+            functionTimeout: functionTimeout, networkAllowance: allowance)
     }
 
+    /// `--window` shortens the retry window when the test shortened the server's grace.
     func session(
-        store: (any SessionStore)? = nil, transport: FunctionURLTransport? = nil, retryWindow: TimeInterval = 20
+        store: (any SessionStore)? = nil, transport: FunctionURLTransport? = nil, retryWindow: TimeInterval? = nil,
+        refreshPolicy: SignInConfiguration.RefreshPolicy = .refreshes
     ) -> SignInSession {
         let clock = self.clock
         return SignInSession(
             configuration: SignInConfiguration(
-                transport: transport ?? self.transport(), store: store ?? self.store, refreshRetryWindow: retryWindow,
-                device: "client-check", clock: { clock.now() }))
+                transport: transport ?? self.transport(), store: store ?? self.store, refreshPolicy: refreshPolicy,
+                refreshRetryWindow: retryWindow ?? Double(arguments["window"]) ?? 20, device: "client-check",
+                clock: { clock.now() }))
     }
 
     func storedData() -> Data? { try? store.inner.load() }
@@ -122,6 +131,7 @@ func errorName(_ error: SignInError) -> String {
     case .server(let code, _, _): return code.rawValue
     case .offline: return "offline"
     case .timedOut: return "timedOut"
+    case .answerLost: return "answerLost"
     case .unavailable(let status): return "unavailable(\(status))"
     case .malformedAnswer(_, let path, _): return "malformed(\(path))"
     case .sessionChanged: return "sessionChanged"

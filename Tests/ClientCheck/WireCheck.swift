@@ -17,7 +17,7 @@ final class RecordingTransport: SignInTransport, @unchecked Sendable {
         lock.withLock { events.append(["function": function.rawValue, "event": object]) }
         let envelope: [String: Any] = [
             "success": true, "data": answers[action] ?? [:],
-            "meta": ["requestId": "r", "timestamp": "2026-01-01T00:00:00Z"],
+            "meta": ["requestId": "r", "timestamp": Date().formatted(Date.ISO8601FormatStyle())],
         ]
         return TransportAnswer(statusCode: 200, body: try JSONSerialization.data(withJSONObject: envelope))
     }

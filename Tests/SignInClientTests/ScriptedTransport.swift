@@ -54,9 +54,21 @@ enum Answers {
         return envelope(data)
     }
 
+    /// The `data` of a session answer, as the store keeps it after a sign-in.
+    static func sessionData() throws -> Data {
+        let answer = try WireCoding.payload(
+            SignInAnswer.self, from: ok(session(token: "rt-0", key: "AK0", newUser: true)), action: "signin"
+        ).payload
+        return try StoredSession(
+            format: 1, refreshToken: answer.refreshToken, refreshTokenExpiresAt: answer.refreshTokenExpiresAt,
+            credentials: answer.credentials, storage: answer.storage, user: answer.user, signInProvider: .apple,
+            signedInAt: Date(), receivedAt: Date(), rotation: 0
+        ).encoded()
+    }
+
     static func envelope(_ data: Any) -> Data {
         try! JSONSerialization.data(withJSONObject: [
-            "success": true, "data": data, "meta": ["requestId": "r", "timestamp": "2026-01-01T00:00:00Z"],
+            "success": true, "data": data, "meta": ["requestId": "r", "timestamp": Date().formatted(iso)],
         ])
     }
 

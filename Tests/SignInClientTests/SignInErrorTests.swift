@@ -10,7 +10,8 @@ import Testing
         ("REAUTHENTICATION_REQUIRED", .reauthenticateThenRetry), ("CONFLICT", .retryLater),
         ("UPSTREAM_UNAVAILABLE", .retryLater), ("ACCOUNT_DISABLED", .tellUser(.accountDisabled)),
         ("PURCHASE_BELONGS_TO_OTHER_ACCOUNT", .tellUser(.purchaseBelongsToOtherAccount)),
-        ("LAST_PROVIDER", .tellUser(.lastProvider)), ("SOME_FUTURE_CODE", .retryLater),
+        ("LAST_PROVIDER", .tellUser(.lastProvider)), ("IDENTITY_SUSPENDED", .tellUser(.identitySuspended)),
+        ("SOME_FUTURE_CODE", .retryLater),
     ])
     func everyCodeTellsTheUIWhatToDo(code: String, expected: UIRecommendation) {
         #expect(SignInError.server(ErrorCode(rawValue: code), message: "", status: nil).recommendation == expected)
@@ -24,8 +25,24 @@ import Testing
     }
 
     @Test func theListHoldsEveryContractCodeOnce() {
-        #expect(ErrorCode.all.count == 16)
-        #expect(Set(ErrorCode.all).count == 16)
+        #expect(ErrorCode.all.count == 17)
+        #expect(Set(ErrorCode.all).count == 17)
+    }
+
+    @Test func aSuspendedIdentityKeepsTheSession() async throws {
+        let store = InMemorySessionStore()
+        let transport = ScriptedTransport { function, _ in
+            function == .signin
+                ? Answers.failure("IDENTITY_SUSPENDED", status: 403)
+                : Answers.ok(Answers.envelope(["status": "linked", "user": Answers.user()]))
+        }
+        let session = try await signedInSession(backend(), store: store)
+        let linker = SignInSession(configuration: SignInConfiguration(transport: transport, store: store))
+        await #expect(throws: SignInError.server(.identitySuspended, message: "m", status: 403)) {
+            _ = try await linker.signIn(with: .google, idToken: "id")
+        }
+        #expect(try store.load() != nil)
+        #expect(await session.currentUser != nil)
     }
 
     @Test func anEnvelopeWithoutAnEnvelopeOnA5xxIsUnavailableNotMalformed() throws {

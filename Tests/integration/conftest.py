@@ -6,10 +6,22 @@ from pathlib import Path
 import pytest
 
 from signin_tools.standins import Emulator, IdentityProvider, MotoServer
+from signin_tools.standins import process
 
 ROOT = Path(__file__).resolve().parents[2]
 
 BUILD_DIR = Path(os.environ.get("SIGNIN_BIN_DIR", ROOT / ".build" / "debug"))
+
+
+def pytest_configure(config):
+    """SIGTERM and SIGHUP stop the run as Ctrl-C does (fixtures torn down), and a second signal cannot cut
+    that short (signin_tools.standins.process; the storm runs here: scripts/storm)."""
+    process.install_signal_handlers()
+
+
+def pytest_unconfigure(config):
+    """Whatever a test or an interrupted teardown left running, by pid."""
+    process.stop_all()
 
 
 def executable(name: str) -> str:

@@ -559,3 +559,22 @@ def test_reserved_concurrency_and_access_logging_are_parameters():
     assert params["AccessLogBucketName"]["Default"] == ""
     logging = RES["IdentityBucket"]["Properties"]["LoggingConfiguration"]["Fn::If"]
     assert logging[0] == "AccessLogsGiven" and logging[1]["DestinationBucketName"] == {"Ref": "AccessLogBucketName"}
+
+
+def test_apple_web_return_target_is_off_by_default_and_given_to_auth_signin_only():
+    """Issue 26: Sign in with Apple's return URL lives on auth-signin's Function URL; the parameter's
+    pattern admits what the function accepts at init (an https App Link, an intent URL naming its
+    package) and refuses the rest before a deploy."""
+    param = TEMPLATE["Parameters"]["AppleWebReturnTarget"]
+    assert param["Default"] == ""
+    assert RES["AuthSigninFunction"]["Properties"]["Environment"]["Variables"] == \
+        {"APPLE_WEB_RETURN_TARGET": {"Ref": "AppleWebReturnTarget"}}
+    for fn in ("AuthRefreshFunction", "AuthLinkFunction"):
+        assert "APPLE_WEB_RETURN_TARGET" not in RES[fn]["Properties"].get("Environment", {}).get("Variables", {})
+    pattern = re.compile(param["AllowedPattern"])
+    for ok_ in ("", "https://photos.example.com/apple-return", "https://photos.example.com",
+                "intent://apple-return#Intent;scheme=photos;package=com.example.photos;end"):
+        assert pattern.fullmatch(ok_), ok_
+    for bad in ("http://photos.example.com/r", "https://photos.example.com/r#x", "https://photos.example.com/r?x=1",
+                "https://u@photos.example.com/r", "photos://r", "intent://r#Intent;scheme=photos;end"):
+        assert not pattern.fullmatch(bad), bad

@@ -5,12 +5,14 @@ import hashlib
 import json
 import os
 import statistics
+import sys
 import time
 import uuid
 from pathlib import Path
 
 from ..repo import ROOT
 from ..standins import LocalDeployment
+from ..standins.process import run_main
 from .soak import child_pid
 from .stats import network_lines, pct, process_cpu_ns, timed, timed_cpu
 
@@ -189,4 +191,4 @@ def function_cpu(emulator, executable: str):
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(run_main(main))

@@ -6,6 +6,7 @@ usage: python -m signin_tools.bench.appstore
 import os
 import sys
 
+from ..standins.process import run_main
 from .micro import run_micro
 
 CACHED, WALKED = "appstore-transaction-chain-cached", "appstore-transaction-chain-walked"
@@ -28,4 +29,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_main(main))

@@ -17,6 +17,7 @@ from botocore.credentials import Credentials
 
 from ..repo import ROOT
 from ..standins import MotoServer
+from ..standins.process import run_main, start_process_group, stop_process_group
 from .micro import run_micro
 
 GET_COUNT = int(os.environ["GET_COUNT"])
@@ -77,8 +78,8 @@ def against_moto() -> None:
 def against_latency_bound_stub() -> None:
     # moto is one Python process, so five puts at once mostly queue on its interpreter. Real S3 is
     # latency-bound; a loopback stub that answers every request after 20 ms shows what overlap buys there.
-    stub = subprocess.Popen([sys.executable, str(AWS_STUB), '{"*": ["delay:20"]}'],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    stub = start_process_group([sys.executable, str(AWS_STUB), '{"*": ["delay:20"]}'],
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:
         port = json.loads(stub.stdout.readline())["port"]
         env = {"AWS_REGION": "us-east-1", "AWS_ACCESS_KEY_ID": "AKIDBENCH", "AWS_SECRET_ACCESS_KEY": "bench-secret",
@@ -90,11 +91,7 @@ def against_latency_bound_stub() -> None:
               f"ratio {together / one_by_one:.3f}   (loopback stub, 20 ms per request; medians)")
     finally:
         stub.stdin.close()
-        try:
-            stub.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            stub.kill()
-            stub.wait(timeout=5)
+        stop_process_group(stub)
 
 
 def main() -> None:
@@ -104,4 +101,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(run_main(main))

@@ -6,6 +6,7 @@ import json
 import logging
 import os
 import subprocess
+import sys
 import time
 import uuid
 from pathlib import Path
@@ -13,6 +14,7 @@ from pathlib import Path
 import boto3
 
 from ..standins.ports import free_port
+from ..standins.process import run_main
 
 N_ACCOUNTS = int(os.environ["N_ACCOUNTS"])
 BIN = Path(os.environ["SIGNIN_RELEASE_DIR"])
@@ -105,4 +107,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(run_main(main))

@@ -1,12 +1,14 @@
 """Driver for scripts/bench.d/45-claims (see there): warm claimPurchase end to end on moto."""
 import os
 import statistics
+import sys
 import time
 import uuid
 from pathlib import Path
 
 from ..repo import ROOT
 from ..standins import LocalDeployment
+from ..standins.process import run_main
 from .stats import network_lines, pct, timed
 
 N_CLAIMS = int(os.environ["N_CLAIMS"])
@@ -51,4 +53,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(run_main(main))

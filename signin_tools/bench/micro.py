@@ -16,6 +16,7 @@ import subprocess
 import sys
 
 from ..repo import ROOT
+from ..standins.process import start_process_group, stop_process_group
 
 PACKAGE = ROOT / "Benchmarks"
 OUT = ROOT / "bench-out" / "micro"
@@ -29,12 +30,18 @@ def run_micro(pattern: str, env: dict | None = None) -> dict[str, dict[str, floa
     `env` is added to the benchmarks' environment (SIGNIN_BENCH_AWS, see Benchmarks/SignInBenchmarks)."""
     shutil.rmtree(OUT, ignore_errors=True)
     OUT.mkdir(parents=True)
-    run = subprocess.run(
+    # Its own process group, stopped whole however the driver ends (the plugin runs BenchmarkTool,
+    # which runs the benchmark executable).
+    run = start_process_group(
         ["swift", "package", "--allow-writing-to-directory", str(OUT), "benchmark", "--filter", pattern,
          "--format", "histogramPercentiles", "--path", str(OUT), "--time-units", "microseconds", "--no-progress"],
-        cwd=PACKAGE, capture_output=True, text=True, timeout=1800, env={**os.environ, **(env or {})})
+        cwd=PACKAGE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, **(env or {})})
+    try:
+        stdout, stderr = run.communicate(timeout=1800)
+    finally:
+        stop_process_group(run)
     if run.returncode != 0:
-        sys.stderr.write(run.stdout[-4000:] + run.stderr[-4000:])
+        sys.stderr.write(stdout[-4000:] + stderr[-4000:])
         sys.exit(f"the micro-benchmarks failed (swift package benchmark, exit {run.returncode})")
     results: dict[str, dict[str, float]] = {}
     for path in OUT.glob("*.histogram.percentiles.tsv"):

@@ -3,12 +3,14 @@ the same purge written the usual way with boto3."""
 import concurrent.futures
 import os
 import statistics
+import sys
 import time
 import uuid
 from pathlib import Path
 
 from ..repo import ROOT
 from ..standins import LocalDeployment
+from ..standins.process import run_main
 from .stats import network_lines
 
 N_OBJECTS, N_RUNS = int(os.environ["N_OBJECTS"]), int(os.environ["N_RUNS"])
@@ -100,4 +102,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(run_main(main))

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 from ..standins import Emulator
+from ..standins.process import run_main
 
 CAP_SECONDS = 300
 
@@ -99,4 +100,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_main(main))

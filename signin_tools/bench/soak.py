@@ -39,6 +39,7 @@ from ..standins import LocalDeployment
 from ..standins.local import SCHEDULED
 from ..standins.idp import SigningKey
 from .stats import pct
+from ..standins.process import run_main
 
 FUNCTIONS = ("auth-signin", "auth-refresh", "auth-link")
 DAY_MS = 86_400_000
@@ -479,4 +480,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(run_main(main))

@@ -5,6 +5,7 @@ usage: python -m signin_tools.bench.tokens
 """
 import sys
 
+from ..standins.process import run_main
 from .micro import run_micro
 
 WARM, RSA = "token-verify-warm-jwks-cache", "rsa2048-verify-floor-of-token-verify"
@@ -28,4 +29,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_main(main))

@@ -23,18 +23,22 @@ def is_scheduled(event) -> bool:
 
 
 def persistent_idp(key_dir: Path = ROOT / ".tmp" / "local-idp") -> IdentityProvider:
-    """A test IdP whose keys are generated once and kept (git-ignored) for scripts/mint-token."""
+    """A test IdP whose keys are generated once and kept (git-ignored) for scripts/mint-token. A key
+    is written whole or not at all (a run interrupted while writing it cannot leave a truncated file
+    that every later command fails to read); one that does not load is made again."""
     key_dir.mkdir(parents=True, exist_ok=True)
     keys = {}
     for provider in ("apple", "google", "firebase"):
         pem = key_dir / f"{provider}.pem"
         kid = f"{provider}-local-1"
-        if pem.exists():
+        try:
             keys[provider] = SigningKey.from_pem(kid, pem.read_bytes())
-        else:
+        except (OSError, ValueError):
             keys[provider] = SigningKey(kid)
-            pem.write_bytes(keys[provider].pem())
-            os.chmod(pem, 0o600)
+            partial = pem.with_suffix(".partial")
+            partial.write_bytes(keys[provider].pem())
+            os.chmod(partial, 0o600)
+            partial.replace(pem)
     return IdentityProvider(apple_key=keys["apple"], google_key=keys["google"], firebase_key=keys["firebase"])
 
 
@@ -69,7 +73,8 @@ class LocalDeployment:
             base = name.split(":")[0]
             emu = Emulator(str(self.bin_dir / base), env={**self.env(base), "AWS_LAMBDA_FUNCTION_NAME": name},
                            log_path=str(self.log_dir / f"{name.replace(':', '-')}.log"))
-            self.emulators[name] = emu.start()
+            self.emulators[name] = emu  # before it starts, so that stop() finds it whenever start() is cut short
+            emu.start()
         return self
 
     def invoke(self, function: str, event) -> dict:

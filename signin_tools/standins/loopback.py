@@ -15,6 +15,7 @@ class LoopbackHTTPServer:
     Subclasses give ``handler()``; a ``stop`` that extends this one calls it."""
 
     server: ThreadingHTTPServer | None = None
+    thread: threading.Thread | None = None
 
     def handler(self) -> type[BaseHTTPRequestHandler]:
         raise NotImplementedError
@@ -32,7 +33,8 @@ class LoopbackHTTPServer:
 
     def stop(self) -> None:
         if self.server:
-            self.server.shutdown()
+            if self.thread is not None and self.thread.ident is not None:  # shutdown() waits for a serve_forever that was never started
+                self.server.shutdown()
             self.server.server_close()
             self.server = None
 

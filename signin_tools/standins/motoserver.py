@@ -7,7 +7,7 @@ from pathlib import Path
 
 from . import grants
 from .ports import ExitedBeforeListening, free_port, start_on_free_ports, wait_for_port
-from .process import stop_process_group
+from .process import start_process_group, stop_process_group
 
 REGION = "us-east-1"
 ACCOUNT = "123456789012"
@@ -65,8 +65,8 @@ class MotoServer:
         # moto_server, through a launcher that makes conditional object writes atomic as S3's are.
         launcher = Path(__file__).with_name("moto_atomic.py")
         log = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL
-        self.proc = subprocess.Popen([sys.executable, str(launcher), "-H", "127.0.0.1", "-p", str(self.port)], env=env,
-                                     stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        self.proc = start_process_group([sys.executable, str(launcher), "-H", "127.0.0.1", "-p", str(self.port)], env=env,
+                                        stdout=log, stderr=subprocess.STDOUT)
         try:
             wait_for_port(self.port, timeout, self.proc)
         except ExitedBeforeListening:
@@ -150,7 +150,7 @@ class MotoServer:
         }
 
     def admin_env(self) -> dict:
-        """The same, as the tests' admin identity (tools that are no function, e.g. aws-bench)."""
+        """The same, as the tests' admin identity (tools that are no function, e.g. the micro-benchmarks against moto)."""
         return {"AWS_REGION": REGION, "AWS_ACCESS_KEY_ID": self.access_key_id,
                 "AWS_SECRET_ACCESS_KEY": self.secret_access_key, "AWS_ENDPOINT_URL": self.endpoint,
                 "IDENTITY_BUCKET": self.bucket, "USER_ROLE_ARN": self.role_arn}

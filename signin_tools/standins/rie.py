@@ -6,7 +6,7 @@ import urllib.request
 from pathlib import Path
 
 from .ports import ExitedBeforeListening, free_port, start_on_free_ports, wait_for_port
-from .process import stop_process_group
+from .process import start_process_group, stop_process_group
 
 
 def rie_path() -> str:
@@ -45,10 +45,10 @@ class Emulator:
 
     def _launch(self, timeout: float) -> None:
         self.port, self.api_port = free_port(), free_port()
-        self.proc = subprocess.Popen(
+        self.proc = start_process_group(
             [rie_path(), "--runtime-interface-emulator-address", f"127.0.0.1:{self.port}",
              "--runtime-api-address", f"127.0.0.1:{self.api_port}", "--log-level", "error", self.executable],
-            env=self.env, stdout=self._log, stderr=subprocess.STDOUT, start_new_session=True,
+            env=self.env, stdout=self._log, stderr=subprocess.STDOUT,
         )
         try:
             # Both ports: the emulator panics on a taken runtime API port only after it listens on the other.

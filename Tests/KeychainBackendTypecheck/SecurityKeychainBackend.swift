@@ -1,0 +1,1 @@
+../../Sources/SignInClient/Keychain/SecurityKeychainBackend.swift

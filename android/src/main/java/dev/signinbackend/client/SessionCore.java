@@ -1,0 +1,323 @@
+package dev.signinbackend.client;
+
+/**
+ * The session's state and every decision that depends on it, under one lock (this object's
+ * monitor). Network calls never run under it. Lock order: the store's lock
+ * ({@link SessionStore#lock()}) before this monitor, never the reverse.
+ *
+ * <p>{@code generation} grows at every sign-in, sign-out and end of session: an answer to a call
+ * made under an older generation is dropped ({@link FailureKind#SESSION_CHANGED}), success or
+ * error, so a late refresh can neither resurrect a signed-out session nor sign out the next user.
+ */
+final class SessionCore {
+    enum Load { NOT_LOADED, ABSENT, LOADED, UNREADABLE }
+
+    private final SignInConfiguration config;
+    private final AuthStateHub hub;
+
+    private StoredSession session;
+    private Load load = Load.NOT_LOADED;
+    private String unreadableDetail;
+    private long generation;
+    /** Grows at every sign-out and committed sign-in: a sign-in that started before is dropped. */
+    private long userChoice;
+    /** Guarded by this monitor too. */
+    private final StoreWriter writer;
+    private SerialLane lane;
+    private RefreshFlight flight;
+    private String currentSessionId;
+
+    SessionCore(SignInConfiguration config, AuthStateHub hub) {
+        this.config = config;
+        this.hub = hub;
+        this.lane = new SerialLane(config.executor);
+        this.writer = new StoreWriter(config, this);
+    }
+
+    // -- reading ---------------------------------------------------------------------------------
+
+    /**
+     * Reads the store: once when it holds a session; again at every call while it held none (another
+     * process may have signed in) or could not be read (its key may be back). A read that fails
+     * leaves the state unknown: it never counts as "signed out" and never clears anything.
+     */
+    synchronized void loadIfNeeded() throws SignInException {
+        if (load == Load.LOADED || writer.owes()) {
+            return;
+        }
+        StoredSession found;
+        try {
+            byte[] data = config.store.load();
+            found = data == null ? null : StoredSession.decode(data);
+        } catch (SessionStoreException e) {
+            load = Load.UNREADABLE;
+            unreadableDetail = e.getMessage();
+            throw SignInException.of(FailureKind.STORE_UNREADABLE, "load", e.getMessage());
+        }
+        boolean rediscovered = load == Load.ABSENT || load == Load.UNREADABLE;
+        session = found;
+        load = found == null ? Load.ABSENT : Load.LOADED;
+        if (found != null && rediscovered) {
+            hub.publish(AuthState.signedIn(found.user));
+        }
+    }
+
+    synchronized AuthState currentState() {
+        try {
+            loadIfNeeded();
+        } catch (SignInException e) {
+            return AuthState.unknown(unreadableDetail);
+        }
+        return session != null ? AuthState.signedIn(session.user) : AuthState.signedOut(SignOutReason.NO_SESSION);
+    }
+
+    /** The loaded session, or NOT_SIGNED_IN; retries an owed store write first. */
+    synchronized StoredSession requireSession(String action) throws SignInException {
+        flushOwedWrite();
+        loadIfNeeded();
+        if (session == null) {
+            throw SignInException.of(FailureKind.NOT_SIGNED_IN, action, "sign in first");
+        }
+        return session;
+    }
+
+    synchronized StoredSession sessionOrNull() {
+        try {
+            loadIfNeeded();
+        } catch (SignInException e) {
+            return null;
+        }
+        return session;
+    }
+
+    synchronized long generation() {
+        return generation;
+    }
+
+    synchronized long userChoice() {
+        return userChoice;
+    }
+
+    synchronized SerialLane lane() {
+        return lane;
+    }
+
+    synchronized void checkGeneration(long asked, String action) throws SignInException {
+        if (asked != generation) {
+            throw SignInException.of(FailureKind.SESSION_CHANGED, action, "answer dropped");
+        }
+    }
+
+    // -- the refresh flight ----------------------------------------------------------------------
+
+    /**
+     * The refresh to join: the one under way for this generation, a new one when the credentials
+     * expire within the margin (or {@code force}), or a finished one holding the session as it is.
+     * A new flight's creator starts it ({@link RefreshFlight#claimStart()}) after leaving this lock.
+     */
+    synchronized RefreshFlight flightFor(boolean force, String staleAccessKeyId) throws SignInException {
+        StoredSession s = requireSession("credentials");
+        if (flight != null && flight.generation == generation) {
+            return flight;
+        }
+        if (staleAccessKeyId != null && !s.credentials.accessKeyId.equals(staleAccessKeyId)) {
+            return RefreshFlight.done(s);  // already replaced: the caller retries with these
+        }
+        if (!force && !needsRefresh(s)) {
+            return RefreshFlight.done(s);
+        }
+        flight = new RefreshFlight(generation, force, staleAccessKeyId, s.rotation, lane);
+        return flight;
+    }
+
+    synchronized void flightEnded(RefreshFlight ended) {
+        if (flight == ended) {
+            flight = null;
+        }
+    }
+
+    /** Whether {@code s}'s credentials expire within the margin, judged on the server's clock. */
+    boolean needsRefresh(StoredSession s) {
+        long serverNow = s.serverNow(config.clock.wallMillis());
+        long remaining = s.credentials.expirationMillis - serverNow;
+        if (remaining <= 0) {
+            return true;
+        }
+        if (remaining > config.credentialsMarginMillis) {
+            return false;
+        }
+        // A margin longer than the credentials' life must not turn into a refresh loop.
+        return serverNow - s.receivedAtMillis >= config.minimumRefreshIntervalMillis;
+    }
+
+    boolean expired(StoredSession s) {
+        return s.credentials.expirationMillis <= s.serverNow(config.clock.wallMillis());
+    }
+
+    // -- the store as the source of truth between processes ------------------------------------
+
+    /**
+     * Called under the store's lock before a call presents the token: when this process owes the
+     * store no write, what the store holds wins (another process may have rotated the token,
+     * signed out, or signed in anew). Returns the session to present.
+     */
+    synchronized StoredSession reconcile(long asked, String action) throws SignInException {
+        checkGeneration(asked, action);
+        if (session == null) {
+            throw SignInException.of(FailureKind.NOT_SIGNED_IN, action, "sign in first");
+        }
+        if (writer.owes()) {
+            return session;
+        }
+        StoredSession stored;
+        try {
+            byte[] data = config.store.load();
+            if (data == null) {
+                end(SignOutReason.USER_SIGNED_OUT);
+                throw SignInException.of(FailureKind.SESSION_CHANGED, action, "another process signed out");
+            }
+            stored = StoredSession.decode(data);
+        } catch (SessionStoreException e) {
+            return session;  // unreadable now: this process's copy is the best there is
+        }
+        if (stored.refreshToken.equals(session.refreshToken)) {
+            return session;
+        }
+        if (sameSignIn(stored, session)) {
+            if (stored.rotation > session.rotation) {
+                session = stored;
+                hub.publish(AuthState.refreshed(stored.user));
+            } else {
+                persist(session);  // the store is behind this process: put it right
+            }
+            return session;
+        }
+        if (stored.signedInAtMillis > session.signedInAtMillis) {
+            begin(stored, false);
+            throw SignInException.of(FailureKind.SESSION_CHANGED, action, "another process signed in");
+        }
+        persist(session);
+        return session;
+    }
+
+    private static boolean sameSignIn(StoredSession a, StoredSession b) {
+        return a.user.serviceUserID.equals(b.user.serviceUserID) && a.signedInAtMillis == b.signedInAtMillis
+                && a.signInProvider == b.signInProvider;
+    }
+
+    // -- changes ---------------------------------------------------------------------------------
+
+    /** A refresh's answer: dropped when the session changed meanwhile; else stored, then published. */
+    synchronized StoredSession commitRefresh(long asked, StoredSession next) throws SignInException {
+        checkGeneration(asked, "refresh");
+        persist(next);  // before anyone sees it; a failed write keeps `next` in memory and retries
+        session = next;
+        load = Load.LOADED;
+        hub.publish(AuthState.refreshed(next.user));
+        return next;
+    }
+
+    /** A sign-in's answer: dropped when the user signed out or signed in again meanwhile. */
+    synchronized void commitSignIn(long askedChoice, StoredSession next) throws SignInException {
+        if (askedChoice != userChoice) {
+            throw SignInException.of(FailureKind.SESSION_CHANGED, "signin", "signed out or in meanwhile");
+        }
+        begin(next, true);
+    }
+
+    private void begin(StoredSession next, boolean write) {
+        generation++;
+        userChoice++;
+        flight = null;
+        lane = new SerialLane(config.executor);
+        currentSessionId = null;
+        session = next;
+        load = Load.LOADED;
+        if (write) {
+            persist(next);
+        }
+        hub.publish(AuthState.signedIn(next.user));
+    }
+
+    synchronized void updateUser(long asked, User user) {
+        if (asked != generation || session == null) {
+            return;
+        }
+        session = session.withUser(user);
+        persist(session);
+    }
+
+    /** Ends the session here: a new generation, nothing stored, then SIGNED_OUT(reason). Returns the token it held. */
+    synchronized String end(SignOutReason reason) {
+        String token = session == null ? null : session.refreshToken;
+        generation++;
+        if (reason == SignOutReason.USER_SIGNED_OUT) {
+            userChoice++;
+        }
+        flight = null;
+        lane = new SerialLane(config.executor);
+        currentSessionId = null;
+        session = null;
+        load = Load.ABSENT;
+        persist(null);
+        hub.publish(AuthState.signedOut(reason));
+        return token;
+    }
+
+    /**
+     * A definitive answer to {@code presented}: ends the session, unless the session changed
+     * meanwhile or the store now holds another token (another process rotated it): an answer about
+     * a token the store no longer holds never clears the store.
+     */
+    synchronized void endIfStillHeld(long asked, String presented, SignOutReason reason) {
+        if (asked != generation || session == null || !session.refreshToken.equals(presented)) {
+            return;
+        }
+        if (!writer.owes()) {
+            try {
+                byte[] data = config.store.load();
+                StoredSession stored = data == null ? null : StoredSession.decode(data);
+                if (stored != null && !stored.refreshToken.equals(presented)) {
+                    return;  // the next call reconciles with what the store holds
+                }
+            } catch (SessionStoreException e) {
+                // Unreadable: the answer is about the token this process holds, which is what ends.
+            }
+        }
+        end(reason);
+    }
+
+    /** Ends the session unless it changed since {@code asked} (after delete, or an unlink of the sign-in identity). */
+    synchronized void endIfCurrent(long asked, SignOutReason reason) {
+        if (asked == generation && session != null) {
+            end(reason);
+        }
+    }
+
+    synchronized void rememberCurrentSessionId(long asked, String sessionId) {
+        if (asked == generation) {
+            currentSessionId = sessionId;
+        }
+    }
+
+    synchronized boolean isCurrentSessionId(String sessionId) {
+        return sessionId != null && sessionId.equals(currentSessionId);
+    }
+
+    // -- the store -------------------------------------------------------------------------------
+
+    private void persist(StoredSession next) {
+        writer.write(next);
+    }
+
+    /** Retries an owed store write now; every call starts with it. */
+    synchronized void flushOwedWrite() {
+        if (writer.owes()) {
+            writer.write(writer.owesRemoval() ? null : session);
+        }
+    }
+
+    synchronized boolean owesStore() {
+        return writer.owes();
+    }
+}

@@ -1,0 +1,181 @@
+package dev.signinbackend.client;
+
+import static dev.signinbackend.client.Harness.await;
+import static dev.signinbackend.client.Harness.failure;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/** The stored state: what listeners hear first, unreadable stores, failed writes, other processes. */
+class SessionStateTest {
+    /** A store that fails its next {@code failures} writes. */
+    static final class FlakyStore implements SessionStore {
+        final InMemorySessionStore inner = new InMemorySessionStore();
+        final AtomicInteger failures = new AtomicInteger();
+        volatile boolean unreadable;
+
+        @Override
+        public byte[] load() throws SessionStoreException {
+            if (unreadable) {
+                throw new SessionStoreException("the session file failed authentication");
+            }
+            return inner.load();
+        }
+
+        @Override
+        public void save(byte[] data) throws SessionStoreException {
+            if (failures.getAndDecrement() > 0) {
+                throw new SessionStoreException("disk full");
+            }
+            inner.save(data);
+        }
+
+        @Override
+        public void remove() throws SessionStoreException {
+            if (failures.getAndDecrement() > 0) {
+                throw new SessionStoreException("disk full");
+            }
+            inner.remove();
+        }
+    }
+
+    @Test
+    void aListenerHearsTheStoredSessionAtOnce() throws Exception {
+        try (Harness h = new Harness()) {
+            h.signedIn();
+            Harness.await(h.session().currentUser());  // a second process over the same store
+            List<String> states = h.states(3);
+            assertEquals(List.of("SIGNED_OUT(NO_SESSION)", "SIGNED_IN", "SIGNED_IN"), states);
+        }
+    }
+
+    @Test
+    void anUnreadableStoreIsUnknownNeverSignedOut() throws Exception {
+        try (Harness h = new Harness()) {
+            FlakyStore store = new FlakyStore();
+            h.store = store;
+            h.signedIn();
+            store.unreadable = true;
+            SignInSession later = h.session();  // the next launch cannot read the store
+            assertEquals("UNKNOWN", h.states(3).get(2));
+            SignInException e = failure(later.credentials());
+            assertEquals(FailureKind.STORE_UNREADABLE, e.kind());
+            assertEquals(Recommendation.RETRY_LATER, e.recommendation());
+            assertEquals(0, h.transport.calls("refresh").size());
+            store.unreadable = false;  // readable again (the key came back): signed in, nothing was lost
+            assertNotNull(await(later.credentials()));
+            assertEquals("SIGNED_IN", h.states(4).get(3));
+        }
+    }
+
+    @Test
+    void aFailedWriteKeepsTheRotatedTokenInMemoryAndWritesItLater() throws Exception {
+        try (Harness h = new Harness()) {
+            FlakyStore store = new FlakyStore();
+            h.store = store;
+            SignInSession session = h.signedIn();
+            store.failures.set(1);
+            await(session.refresh());
+            String rotated = h.server.current();
+            await(session.refresh());  // presents the token it holds, not the older stored one
+            List<ScriptedTransport.Call> trail = h.transport.calls("refresh");
+            assertEquals(rotated, trail.get(1).token());
+            assertEquals(h.server.current(), StoredSession.decode(store.inner.load()).refreshToken);
+        }
+    }
+
+    @Test
+    void anAnswerAboutATokenTheStoreNoLongerHoldsClearsNothing() throws Exception {
+        try (Harness h = new Harness()) {
+            SignInSession app = h.signedIn();
+            SignInSession other = h.session();  // another process sharing the store
+            await(other.refresh());  // rotates: the store holds the new token
+            String rotated = h.storedToken();
+            // this process still holds the old token in memory; its list reconciles with the store first
+            assertEquals(1, await(app.sessions()).size());
+            assertEquals(rotated, h.transport.calls("list").get(0).token());
+            assertEquals(rotated, h.storedToken());
+        }
+    }
+
+    @Test
+    void twoSessionsOverOneStoreMakeOneRefresh() throws Exception {
+        // Two processes (or a second object by mistake) over one store: the store's lock and the
+        // re-read under it make their concurrent refreshes one.
+        try (Harness h = new Harness()) {
+            SignInSession app = h.signedIn();
+            SignInSession worker = h.session();
+            await(worker.currentUser());
+            h.clock.advance(FakeServer.CREDENTIALS_MILLIS - 60_000);
+            java.util.List<java.util.concurrent.CompletableFuture<TemporaryCredentials>> calls = new java.util.ArrayList<>();
+            for (int i = 0; i < 20; i++) {
+                calls.add((i % 2 == 0 ? app : worker).credentials());
+            }
+            java.util.Set<String> keys = new java.util.HashSet<>();
+            for (java.util.concurrent.CompletableFuture<TemporaryCredentials> c : calls) {
+                keys.add(await(c).accessKeyId);
+            }
+            assertEquals(1, h.transport.calls("refresh").size());
+            assertEquals(1, keys.size());
+        }
+    }
+
+    @Test
+    void aReadOnlyProcessNeverRefreshes() throws Exception {
+        try (Harness h = new Harness()) {
+            SignInSession app = h.signedIn();
+            SignInSession widget = h.session(SignInConfiguration.builder(h.transport, h.store, h.executor).clock(h.clock)
+                    .refreshPolicy(RefreshPolicy.READ_ONLY));
+            h.clock.advance(FakeServer.CREDENTIALS_MILLIS - 60_000);
+            assertNotNull(await(widget.credentials()));  // inside the margin, not expired: used as they are
+            h.clock.advance(120_000);
+            assertEquals(FailureKind.REFRESH_NOT_ALLOWED, failure(widget.credentials()).kind());
+            assertEquals(0, h.transport.calls("refresh").size());
+            await(app.credentials());  // the app refreshes; the widget follows the store
+            TemporaryCredentials fresh = await(widget.credentials());
+            assertEquals(await(app.credentials()).accessKeyId, fresh.accessKeyId);
+            assertEquals(1, h.transport.calls("refresh").size());
+        }
+    }
+
+    @Test
+    void signOutElsewhereEndsTheSessionAndClearsTheStore() throws Exception {
+        try (Harness h = new Harness()) {
+            SignInSession session = h.signedIn();
+            h.server.revoke();
+            SignInException e = failure(session.sessions());
+            assertEquals(ErrorCode.SESSION_INVALID, e.code());
+            assertEquals(null, h.storedToken());
+            assertTrue(h.states(3).contains("SIGNED_OUT(SESSION_ENDED)"));
+            assertEquals(FailureKind.NOT_SIGNED_IN, failure(session.credentials()).kind());
+        }
+    }
+
+    @Test
+    void unlinkingTheSignInIdentityOrDeletingEndsTheSession() throws Exception {
+        try (Harness h = new Harness()) {
+            SignInSession session = h.signedIn();
+            await(session.unlink(Provider.GOOGLE));  // another provider: the session stays
+            assertNotNull(h.storedToken());
+            await(session.unlink(Provider.APPLE));
+            assertEquals(null, h.storedToken());
+            assertTrue(h.states(3).contains("SIGNED_OUT(SIGN_IN_IDENTITY_UNLINKED)"));
+        }
+    }
+
+    @Test
+    void signingOutTheCurrentSessionByItsIdSignsOutHere() throws Exception {
+        try (Harness h = new Harness()) {
+            SignInSession session = h.signedIn();
+            SessionSummary current = await(session.sessions()).get(0);
+            h.transport.handler = call -> call.action.equals("signoutSession")
+                    ? Answers.ok(Answers.object("{\"signedOut\":true}"), h.server.serverNow()) : h.server.answer(call);
+            await(session.signOutSession(current.sessionId));
+            assertEquals(null, h.storedToken());
+        }
+    }
+}

@@ -1,0 +1,77 @@
+package dev.signinbackend.client.android;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import android.content.Context;
+import android.security.keystore.KeyGenParameterSpec;
+import android.security.keystore.KeyProperties;
+import dev.signinbackend.client.EncryptedFileSessionStore;
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.security.Security;
+import javax.crypto.SecretKey;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The keystore provider's calls against a fake "AndroidKeyStore" that behaves as Android documents
+ * (what this proves, and what only a device proves: docs/android.md).
+ */
+class AndroidKeystoreKeyProviderTest {
+    @TempDir
+    File dir;
+
+    @BeforeAll
+    static void install() {
+        Security.addProvider(new FakeAndroidKeyStore());
+    }
+
+    @AfterAll
+    static void uninstall() {
+        Security.removeProvider("AndroidKeyStore");
+    }
+
+    @BeforeEach
+    void empty() {
+        FakeAndroidKeyStore.KEYS.clear();
+        FakeAndroidKeyStore.SPECS.clear();
+    }
+
+    @Test
+    void createsOneAes256GcmKeyAndReusesIt() throws Exception {
+        SecretKey first = new AndroidKeystoreKeyProvider("alias-1").secretKey();
+        SecretKey again = new AndroidKeystoreKeyProvider("alias-1").secretKey();
+        assertSame(first, again);
+        assertEquals(1, FakeAndroidKeyStore.SPECS.size());
+        KeyGenParameterSpec spec = FakeAndroidKeyStore.SPECS.get(0);
+        assertEquals("alias-1", spec.getKeystoreAlias());
+        assertEquals(256, spec.getKeySize());
+        assertEquals(KeyProperties.PURPOSE_ENCRYPT | KeyProperties.PURPOSE_DECRYPT, spec.getPurposes());
+        assertTrue(FakeAndroidKeyStore.gcmOnly(spec));
+        assertTrue(spec.isRandomizedEncryptionRequired(), "the keystore chooses every IV");
+        assertFalse(spec.isUserAuthenticationRequired(), "a locked phone's background refresh can use it");
+    }
+
+    @Test
+    void theAndroidStoreLivesInTheNoBackupFolderAndRoundTrips() throws Exception {
+        File noBackup = new File(dir, "no_backup");
+        Context context = new Context() {
+            @Override
+            public File getNoBackupFilesDir() {
+                return noBackup;
+            }
+        };
+        EncryptedFileSessionStore store = AndroidSessionStores.encryptedFileStore(context);
+        assertEquals(new File(noBackup, "signin/session"), store.file());
+        store.save("s".getBytes(StandardCharsets.UTF_8));
+        assertArrayEquals("s".getBytes(StandardCharsets.UTF_8), AndroidSessionStores.encryptedFileStore(context).load());
+        assertTrue(FakeAndroidKeyStore.KEYS.containsKey(AndroidSessionStores.KEY_ALIAS));
+    }
+}

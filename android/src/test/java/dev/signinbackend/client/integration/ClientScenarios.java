@@ -1,0 +1,307 @@
+package dev.signinbackend.client.integration;
+
+import dev.signinbackend.client.AppleAuthorizationRequest;
+import dev.signinbackend.client.AppleWebReturn;
+import dev.signinbackend.client.AppleWebSignIn;
+import dev.signinbackend.client.Clock;
+import dev.signinbackend.client.EncryptedFileSessionStore;
+import dev.signinbackend.client.FunctionUrlTransport;
+import dev.signinbackend.client.Provider;
+import dev.signinbackend.client.SessionStore;
+import dev.signinbackend.client.SessionStoreException;
+import dev.signinbackend.client.SessionSummary;
+import dev.signinbackend.client.SignInConfiguration;
+import dev.signinbackend.client.SignInException;
+import dev.signinbackend.client.SignInFunction;
+import dev.signinbackend.client.SignInIntent;
+import dev.signinbackend.client.SignInSession;
+import dev.signinbackend.client.SignInTransport;
+import dev.signinbackend.client.SoftwareKeyProvider;
+import dev.signinbackend.client.TemporaryCredentials;
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.json.JSONArray;
+import org.json.JSONObject;
+
+/**
+ * One step of Tests/integration/test_android_client.py against scripts/serve's server, as its own
+ * process (a phone's app process: killed, restarted, sharing the encrypted store file between
+ * steps). The test arms the server's faults before a step and reads the server's counts and token
+ * trail after it. Prints one JSON line; never a token.
+ *
+ * Usage: ClientScenarios STEP --signin URL --refresh URL --link URL --store FILE [--token JWT] ...
+ */
+public final class ClientScenarios {
+    private final Map<String, String> args;
+    private final ExecutorService io = Executors.newFixedThreadPool(8);
+    private final List<String> states = new ArrayList<>();
+    private final AtomicLong shift = new AtomicLong();
+    private final Clock clock = new Clock() {
+        @Override
+        public long wallMillis() {
+            return System.currentTimeMillis() + shift.get();
+        }
+
+        @Override
+        public long monotonicMillis() {
+            return System.nanoTime() / 1_000_000 + shift.get();
+        }
+
+        @Override
+        public void sleep(long millis) throws InterruptedException {
+            Thread.sleep(millis);
+        }
+    };
+
+    private ClientScenarios(Map<String, String> args) {
+        this.args = args;
+    }
+
+    public static void main(String[] argv) throws Exception {
+        Map<String, String> args = new HashMap<>();
+        for (int i = 1; i + 1 < argv.length; i += 2) {
+            args.put(argv[i].replaceFirst("^--", ""), argv[i + 1]);
+        }
+        ClientScenarios s = new ClientScenarios(args);
+        JSONObject out;
+        try {
+            out = s.run(argv[0]);
+        } finally {
+            s.io.shutdownNow();
+        }
+        System.out.println(out.toString());
+        System.exit(0);
+    }
+
+    private SessionStore fileStore() {
+        File file = new File(args.get("store"));
+        return new EncryptedFileSessionStore(file, SoftwareKeyProvider.inFile(new File(file.getPath() + ".key")));
+    }
+
+    private SignInTransport transport() {
+        return new FunctionUrlTransport(args.get("signin"), args.get("refresh"), args.get("link"));
+    }
+
+    private SignInSession session(SignInTransport transport, SessionStore store) throws Exception {
+        SignInConfiguration.Builder b = SignInConfiguration.builder(transport, store, io).clock(clock)
+                .device("integration · " + args.getOrDefault("device", "android"));
+        if (args.containsKey("grace")) {  // a shorter client-side grace (inside the server's 30 s) keeps outage steps short
+            b.refreshReuseGraceMillis(Long.parseLong(args.get("grace"))).graceSafetyMillis(1_000)
+                    .retryDelaysMillis(200, 400, 800);
+        }
+        SignInSession session = new SignInSession(b.build());
+        CountDownLatch first = new CountDownLatch(1);
+        session.addAuthStateListener(state -> {
+            synchronized (states) {
+                states.add(state.toString());
+            }
+            first.countDown();
+        });
+        first.await(10, TimeUnit.SECONDS);
+        return session;
+    }
+
+    private SignInSession session() throws Exception {
+        return session(transport(), fileStore());
+    }
+
+    private JSONObject run(String step) throws Exception {
+        switch (step) {
+            case "signin": {
+                SignInSession s = session();
+                return result(() -> new JSONObject().put("isNewUser",
+                        get(s.signIn(Provider.APPLE, args.get("token"), SignInIntent.SIGN_UP, null, null)).isNewUser), s);
+            }
+            case "refresh": {
+                SignInSession s = session();
+                return result(() -> new JSONObject().put("refreshed", get(s.refresh()) != null), s);
+            }
+            case "list": {
+                SignInSession s = session();
+                return result(() -> {
+                    List<SessionSummary> all = get(s.sessions());
+                    return new JSONObject().put("sessions", all.size()).put("current",
+                            all.stream().anyMatch(x -> x.current));
+                }, s);
+            }
+            case "state": {
+                SignInSession s = session();
+                return result(() -> new JSONObject().put("keyId", get(s.credentials()).accessKeyId.substring(0, 4)), s);
+            }
+            case "concurrent": return concurrent();
+            case "signout-elsewhere": return signOutElsewhere();
+            case "late": return late();
+            case "halt": return halt();
+            case "apple-request": {
+                AppleAuthorizationRequest r = AppleWebSignIn.authorizationRequest(args.get("services-id"),
+                        args.get("signin") + "/apple/callback");
+                Files.write(new File(args.get("request")).toPath(), r.toJson().getBytes(StandardCharsets.UTF_8));
+                return new JSONObject().put("authorizationUrl", r.authorizationUrl).put("state", r.state)
+                        .put("rawNonce", r.rawNonce);
+            }
+            case "apple-return": {
+                AppleAuthorizationRequest r = AppleAuthorizationRequest.fromJson(
+                        new String(Files.readAllBytes(new File(args.get("request")).toPath()), StandardCharsets.UTF_8));
+                SignInSession s = session();
+                return result(() -> {
+                    AppleWebReturn back = AppleWebSignIn.readReturn(r, args.get("location"));
+                    return new JSONObject().put("fullName", back.fullName).put("isNewUser",
+                            get(s.signIn(Provider.APPLE, back.idToken, SignInIntent.AUTO, r.rawNonce, back.fullName)).isNewUser);
+                }, s);
+            }
+            default:
+                throw new IllegalArgumentException("unknown step " + step);
+        }
+    }
+
+    /** 50 concurrent credentials() with the credentials a minute from expiry: one refresh. */
+    private JSONObject concurrent() throws Exception {
+        SignInSession s = session();
+        TemporaryCredentials before = get(s.credentials());
+        shift.set(before.expirationMillis - 60_000 - System.currentTimeMillis());
+        List<CompletableFuture<TemporaryCredentials>> calls = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            calls.add(s.credentials());
+        }
+        Set<String> keys = new HashSet<>();
+        for (CompletableFuture<TemporaryCredentials> c : calls) {
+            keys.add(get(c).accessKeyId);
+        }
+        return new JSONObject().put("distinctKeys", keys.size()).put("renewed", !keys.contains(before.accessKeyId));
+    }
+
+    /** Another holder of the session signs it out (a copy of the store, as another device would). */
+    private JSONObject signOutElsewhere() throws Exception {
+        byte[] copy = fileStore().load();
+        SignInSession other = session(transport(), new dev.signinbackend.client.InMemorySessionStore(copy));
+        return new JSONObject().put("confirmed", get(other.signOut()));
+    }
+
+    /** A refresh whose answer the server holds back; the user signs out meanwhile. */
+    private JSONObject late() throws Exception {
+        CountDownLatch sent = new CountDownLatch(1);
+        SignInTransport inner = transport();
+        SignInTransport watched = (function, action, event, timeout) -> {
+            if (function == SignInFunction.REFRESH && action.equals("refresh")) {
+                sent.countDown();
+            }
+            return inner.send(function, action, event, timeout);
+        };
+        SignInSession s = session(watched, fileStore());
+        CompletableFuture<?> refresh = s.refresh();
+        sent.await(20, TimeUnit.SECONDS);
+        boolean confirmed = get(s.signOut());
+        String outcome;
+        try {
+            get(refresh);
+            outcome = "refreshed";
+        } catch (SignInException e) {
+            outcome = e.kind().name();
+        }
+        settle(s);  // the refresh's outcome came after its answer was dropped: nothing can publish after it
+        return new JSONObject().put("refresh", outcome).put("signOutConfirmed", confirmed)
+                .put("storeExists", new File(args.get("store")).exists()).put("states", states())
+                .put("user", get(s.currentUser()) == null ? "none" : "some");
+    }
+
+    /** The process dies the moment the refresh answer arrives: before its store write, or right after. */
+    private JSONObject halt() throws Exception {
+        SessionStore real = fileStore();
+        boolean beforeSave = args.get("when").equals("before-save");
+        SessionStore dying = new SessionStore() {
+            @Override
+            public byte[] load() throws SessionStoreException {
+                return real.load();
+            }
+
+            @Override
+            public void save(byte[] data) throws SessionStoreException {
+                if (beforeSave) {
+                    Runtime.getRuntime().halt(3);
+                }
+                real.save(data);
+                Runtime.getRuntime().halt(3);
+            }
+
+            @Override
+            public void remove() throws SessionStoreException {
+                real.remove();
+            }
+
+            @Override
+            public dev.signinbackend.client.StoreLock lock() throws SessionStoreException {
+                return real.lock();
+            }
+        };
+        SignInSession s = session(transport(), dying);
+        get(s.refresh());
+        return new JSONObject().put("halted", false);
+    }
+
+    private interface Step {
+        JSONObject run() throws Exception;
+    }
+
+    private JSONObject result(Step step, SignInSession s) throws Exception {
+        JSONObject out;
+        try {
+            out = step.run();
+        } catch (SignInException e) {
+            out = new JSONObject().put("error", e.code() != null ? e.code().value() : e.kind().name())
+                    .put("kind", e.kind().name()).put("status", e.httpStatus()).put("recommendation", e.recommendation().name());
+        }
+        settle(s);
+        return out.put("states", states()).put("storeExists", new File(args.get("store")).exists())
+                .put("user", get(s.currentUser()) == null ? "none" : "some");
+    }
+
+    /** Waits (bounded) until the listener has heard the session's current state. */
+    private void settle(SignInSession s) throws Exception {
+        CompletableFuture<String> now = new CompletableFuture<>();
+        dev.signinbackend.client.ListenerRegistration probe = s.addAuthStateListener(st -> now.complete(kind(st.toString())));
+        String current = now.get(10, TimeUnit.SECONDS);
+        probe.remove();
+        for (int i = 0; i < 1_000; i++) {
+            synchronized (states) {
+                if (!states.isEmpty() && kind(states.get(states.size() - 1)).equals(current)) {
+                    return;
+                }
+            }
+            Thread.sleep(10);
+        }
+    }
+
+    private static String kind(String state) {
+        return state.equals("REFRESHED") ? "SIGNED_IN" : state;
+    }
+
+    private JSONArray states() {
+        synchronized (states) {
+            return new JSONArray(states);
+        }
+    }
+
+    private static <T> T get(CompletableFuture<T> future) throws Exception {
+        try {
+            return future.get(120, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            throw (Exception) e.getCause();
+        }
+    }
+
+
+}
