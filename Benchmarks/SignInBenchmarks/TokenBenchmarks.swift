@@ -50,26 +50,14 @@ func registerTokenBenchmarks() {
         }
     }
 
-    Benchmark("rsa2048-verify-floor-of-token-verify") { (benchmark: Benchmark, input: RSAInput) in
-        for _ in benchmark.scaledIterations {
-            blackHole(input.key.verifyPKCS1SHA256(signature: input.signature, message: input.message))
-        }
-    } setup: {
-        prepare {
-            let token = Fixtures.shared.appleToken
-            let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-            guard parts.count == 3, let signature = Base64.urlDecode(parts[2]),
-                let jwk = try JSONParser.parse(Fixtures.shared.appleJWKS)["keys"]?.arrayValue?.first,
-                let n = jwk["n"]?.stringValue.flatMap({ Base64.urlDecode($0) }),
-                let e = jwk["e"]?.stringValue.flatMap({ Base64.urlDecode($0) })
-            else { fail("the bench token or its JWKS is malformed") }
-            let message = Array(token.utf8.prefix(parts[0].utf8.count + 1 + parts[1].utf8.count))
-            let key = try RSAPublicKey(modulus: n, exponent: e)
-            guard key.verifyPKCS1SHA256(signature: signature, message: message) else {
-                fail("RSA floor does not verify")
-            }
-            return RSAInput(key: key, signature: signature, message: message)
-        }
+    registerSignatureFloor("rsa2048-verify-floor-of-token-verify") {
+        let (message, signature, _) = SignatureFloor.parts(of: Fixtures.shared.appleToken)
+        guard let jwk = try JSONParser.parse(Fixtures.shared.appleJWKS)["keys"]?.arrayValue?.first,
+            let n = jwk["n"]?.stringValue.flatMap({ Base64.urlDecode($0) }),
+            let e = jwk["e"]?.stringValue.flatMap({ Base64.urlDecode($0) })
+        else { fail("the bench JWKS is malformed") }
+        let key = try RSAPublicKey(modulus: n, exponent: e)
+        return { key.verifyPKCS1SHA256(signature: signature, message: message) }
     }
 }
 
@@ -78,11 +66,4 @@ func verifierConfiguration() -> VerifierConfiguration {
     VerifierConfiguration(
         apple: ProviderSettings(audiences: [Fixtures.shared.appleAudience], jwksURL: StandIn.appleJWKSURL),
         google: ProviderSettings(audiences: [], jwksURL: StandIn.appleJWKSURL))
-}
-
-/// A signature, its message and the key that verifies it.
-struct RSAInput {
-    let key: RSAPublicKey
-    let signature: [UInt8]
-    let message: [UInt8]
 }
