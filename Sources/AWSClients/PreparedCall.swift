@@ -48,6 +48,9 @@ package enum AWSCall: Sendable {
     /// One page (up to 1,000 keys) of ListObjectsV2 under a prefix, of the keys after
     /// `startAfter` when given (S3's order: UTF-8 bytes).
     case s3List(prefix: String, startAfter: String? = nil)
+    /// One page of ListObjectsV2 as `S3ListRequest` names it (a delimiter, a continuation token, a
+    /// page size): what the operator's check walks the bucket with.
+    case s3ListPage(S3ListRequest)
     /// One page (up to 1,000 entries) of ListObjectVersions under a prefix, from a marker on.
     case s3ListVersions(prefix: String, after: S3VersionListing.Marker?)
     /// DeleteObjects of up to 1,000 versions, each for good.
@@ -95,6 +98,11 @@ package final class AWSBatch {
                     return s3.prepareDelete(key, condition: condition).map(AWSCallOutcome.deleted)
                 case .s3List(let prefix, let startAfter):
                     return s3.prepareList(prefix: prefix, startAfter: startAfter).map(AWSCallOutcome.listing)
+                case .s3ListPage(let r):
+                    return s3.prepareList(
+                        prefix: r.prefix, pageSize: r.pageSize, continuationToken: r.continuationToken,
+                        delimiter: r.delimiter
+                    ).map(AWSCallOutcome.listing)
                 case .s3ListVersions(let prefix, let marker):
                     return s3.prepareListVersions(prefix: prefix, after: marker).map(AWSCallOutcome.versions)
                 case .s3DeleteVersions(let versions):

@@ -20,11 +20,20 @@ extension S3Client {
             }
             keys.append(key)
         }
-        guard root["IsTruncated"] == "true" else { return S3Listing(keys: keys, isTruncated: false) }
+        var prefixes: [String] = []
+        for item in root.children("CommonPrefixes") {
+            guard let raw = item["Prefix"], let prefix = urlEncoded ? SigV4.decode(raw) : raw, !prefix.isEmpty else {
+                throw AWSError(kind: .other, message: "ListObjectsV2 answer has a malformed common prefix")
+            }
+            prefixes.append(prefix)
+        }
+        guard root["IsTruncated"] == "true" else {
+            return S3Listing(keys: keys, isTruncated: false, commonPrefixes: prefixes)
+        }
         guard let next = root["NextContinuationToken"], !next.isEmpty else {
             throw AWSError(kind: .other, message: "ListObjectsV2 answer is truncated without a continuation token")
         }
-        return S3Listing(keys: keys, isTruncated: true, continuationToken: next)
+        return S3Listing(keys: keys, isTruncated: true, continuationToken: next, commonPrefixes: prefixes)
     }
 
     /// A ListObjectVersions page.

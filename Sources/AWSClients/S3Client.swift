@@ -194,12 +194,14 @@ package final class S3Client {
 
     /// One page of ListObjectsV2 (at most `pageSize`, ≤ 1000, keys), for a batch.
     func prepareList(
-        prefix: String, pageSize: Int = 1000, continuationToken: String? = nil, startAfter: String? = nil
+        prefix: String, pageSize: Int = 1000, continuationToken: String? = nil, startAfter: String? = nil,
+        delimiter: String? = nil
     ) -> PreparedCall<S3Listing> {
         var query: [(name: String, value: String)] = [
             ("list-type", "2"), ("encoding-type", "url"), ("max-keys", String(max(1, min(pageSize, 1000)))),
         ]
         if !prefix.isEmpty { query.append(("prefix", prefix)) }
+        if let delimiter { query.append(("delimiter", delimiter)) }
         if let continuationToken { query.append(("continuation-token", continuationToken)) }
         if let startAfter { query.append(("start-after", startAfter)) }
         let listPath = pathPrefix.isEmpty ? "/" : pathPrefix + "/"
@@ -210,6 +212,10 @@ package final class S3Client {
             request = .failure(.invalid("list prefix: " + problem))
         } else if let startAfter, let problem = ObjectKeyRule.prefixProblem(startAfter) {
             request = .failure(.invalid("list start: " + problem))
+        } else if let delimiter, delimiter.isEmpty || delimiter.utf8.count > 16 || !S3Client.isHeaderValue(delimiter) {
+            request = .failure(.invalid("list delimiter is not 1 to 16 printable characters"))
+        } else if let continuationToken, continuationToken.isEmpty || !S3Client.isHeaderValue(continuationToken) {
+            request = .failure(.invalid("continuation token is not printable"))
         } else {
             request = .success(OperationRequest(method: "GET", path: listPath, query: query))
         }

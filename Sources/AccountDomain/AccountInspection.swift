@@ -82,3 +82,30 @@ package struct AccountInspection: Sendable {
         return .object(o)
     }
 }
+
+extension AccountInspection {
+    /// What an operator's change may have left, in a few fields (the audit line of a change that
+    /// failed partway: contract v4): whether the account holds anything, is disabled, how far a
+    /// deletion got, and how many sessions still work.
+    package func changeState(nowMs: Int64) -> JSONValue {
+        func ts(_ ms: Int64?) -> JSONValue { ms.map { .string(ISO8601.format(milliseconds: $0)) } ?? .null }
+        var deletionState: JSONValue = .null
+        if let d = deletion {
+            deletionState = .object(
+                JSONObject([
+                    ("requestedAt", ts(d.requestedAtMs)), ("committedAt", ts(d.committedAtMs)),
+                    ("mappingsRemoved", .bool(d.mappingsRemoved)), ("purgeComplete", .bool(d.purgeComplete)),
+                    ("secondPassDoneAt", ts(d.secondPassDoneAtMs)),
+                ]))
+        }
+        let deleted = providers?.isDeleted ?? (deletion != nil)
+        let live =
+            deleted ? 0 : sessions.filter { $0.isLive(nowMs: nowMs) && (providers?.lists($0.identity) ?? false) }.count
+        return .object(
+            JSONObject([
+                ("exists", .bool(exists)), ("disabled", .bool(providers?.disabled != nil)),
+                ("deleted", .bool(deleted)), ("deletion", deletionState),
+                ("liveSessions", .int(Int64(live))),
+            ]))
+    }
+}

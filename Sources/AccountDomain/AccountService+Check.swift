@@ -2,139 +2,190 @@ import AWSClients
 import PlatformSupport
 import TokenVerification
 
-/// `check`: walks the bucket for broken account invariants (docs/operations.md). Listings are
-/// paged (`maxListPages` per prefix) and documents read `sessionsPerRound` at a time; the walk
-/// holds one small entry per identity file and account. Repairs are in `+CheckRepair`.
+/// `check`: the bucket's account invariants (docs/operations.md). It never lists the users' own
+/// objects: accounts come from `users/` listed with the delimiter `/` (one entry per account,
+/// however many photos it holds), and each account's documents are read by key. Identity files,
+/// claims and deletion records are listed under their own prefixes (one key each). Every
+/// judgment rests on documents read by key, never on a key's absence from a listing, so a listing
+/// that could not finish leaves the check incomplete (`unchecked`), never wrong; repairs run only
+/// after a complete walk, each on a break re-read just before (`+CheckRepair`). Memory: one small
+/// entry per identity file and claim, one per deletion record; accounts are judged a page at a time.
 extension AccountService {
-    /// What the walk read, kept for the repairs.
-    struct StoreSnapshot {
+    /// The mapping files and records the walk reads before the accounts.
+    struct CheckIndex {
         var identities: [String: IdentityMapping] = [:]
-        var providers: [String: ProvidersDocument] = [:]
-        var profiles: Set<String> = []
-        var deletions: [String: (DeletionRecord, String)] = [:]
+        var identitiesByAccount: [String: [String]] = [:]
         var claims: [String: IdentityMapping] = [:]
+        var claimsByAccount: [String: [String]] = [:]
+        var deletions: [String: StoredDocument<(DeletionRecord, etag: String, keysFailed: Int)>] = [:]
+        var deletionsComplete = true
+    }
+
+    package func checkStore(repair: Bool, deadline: Deadline) -> StoreCheckReport {
+        checkStore(StoreCheckOptions(repair: repair), deadline: deadline)
     }
 
     package func checkStore(
-        repair: Bool, deadline: Deadline, progress: (String) -> Void = { _ in }
-    ) throws(AccountError) -> StoreCheckReport {
+        _ options: StoreCheckOptions, deadline: Deadline, progress: (String) -> Void = { _ in },
+        hooks: StoreRepairHooks = StoreRepairHooks()
+    ) -> StoreCheckReport {
         var report = StoreCheckReport()
-        var snapshot = StoreSnapshot()
-        func list(_ prefix: String) throws(AccountError) -> [String] {
-            let listed = try listAll(prefix, deadline: deadline) { page in
-                report.pages += 1
-                progress("listing \(prefix) page \(page)")
+        var index = CheckIndex()
+        _ = readMappings(
+            "identities/", options, &report, deadline: deadline, progress: progress,
+            include: { AccountService.identity(ofKey: $0) != nil }  // not apple-transfer/
+        ) { key, m, report in
+            index.identities[key] = m
+            index.identitiesByAccount[m.uuid, default: []].append(key)
+            report.identityFiles += 1
+        }
+        _ = readMappings(
+            "purchases/apple/", options, &report, deadline: deadline, progress: progress, include: { _ in true }
+        ) { key, m, report in
+            index.claims[key] = m
+            index.claimsByAccount[m.uuid, default: []].append(key)
+            report.claims += 1
+        }
+        index.deletionsComplete = walkListing(
+            AccountKeys.deletionsPrefix, options, &report, deadline: deadline, progress: progress
+        ) { page, report in
+            let keys = page.keys.filter { AccountService.account(ofDeletionKey: $0) != nil }
+            for (key, result) in readEach(keys, deadline: deadline) {
+                switch result {
+                case .failure(let e): report.noteUnchecked("GET \(key): \(AccountService.brief(e))")
+                case .success(let object):
+                    let record = storedDeletion(object, key: key)
+                    if !record.isAbsent { index.deletions[AccountService.account(ofDeletionKey: key)!] = record }
+                }
             }
-            report.complete = report.complete && listed.complete
-            return listed.keys
+            report.deletions = index.deletions.count
         }
-        let identityKeys = try list("identities/"), userKeys = try list("users/")
-        let deletionKeys = try list(AccountKeys.deletionsPrefix), claimKeys = try list("purchases/apple/")
-        var withProviders: [String] = []
-        for key in userKeys {
-            let parts = key.split(separator: "/", omittingEmptySubsequences: false)
-            guard parts.count == 4, parts[2] == "account", UUIDText.isCanonical(String(parts[1])) else { continue }
-            if parts[3] == "providers.json" { withProviders.append(String(parts[1])) }
-            if parts[3] == "profile.json" { snapshot.profiles.insert(String(parts[1])) }
-        }
-        let reads: [String] =
-            identityKeys + withProviders.map(AccountKeys.providers) + deletionKeys + claimKeys
-        var done = 0
-        for start in stride(from: 0, to: reads.count, by: 1024) {
-            let chunk = Array(reads[start..<min(start + 1024, reads.count)])
-            for (key, object) in try getAll(chunk, deadline: deadline) {
-                guard let object else { continue }
-                try absorb(key, object, into: &snapshot)
+        var seen = Set<String>()
+        let nowMs = environment.now()
+        _ = walkListing("users/", delimiter: "/", options, &report, deadline: deadline, progress: progress) {
+            page, report in
+            let uuids = page.commonPrefixes.compactMap(AccountService.account(ofPrefix:))
+            for view in views(of: uuids, index, &report, deadline: deadline) {
+                report.findings += view.findings(nowMs: nowMs, deletionBoundMs: deletionBoundMs())
             }
-            done += chunk.count
-            progress("read \(done)/\(reads.count) documents")
+            seen.formUnion(uuids)
+            report.accounts += uuids.count
+            progress("checked \(report.accounts) accounts")
         }
-        report.identityFiles = snapshot.identities.count
-        report.accounts = Set(snapshot.providers.keys).union(snapshot.profiles).count
-        report.claims = snapshot.claims.count
-        report.deletions = snapshot.deletions.count
-        report.findings = findings(in: snapshot, nowMs: environment.now())
-        if repair {
-            for i in report.findings.indices {
-                progress("repairing \(i + 1)/\(report.findings.count)")
-                report.findings[i] = self.repair(report.findings[i], snapshot, deadline: deadline)
+        // Accounts named by a mapping file but not listed under users/ (never made, or purged):
+        // read by key, as every other account, never judged missing from the listing.
+        let named = Set(index.identitiesByAccount.keys).union(index.claimsByAccount.keys).subtracting(seen)
+        for view in views(of: named.sorted(), index, &report, deadline: deadline) {
+            report.findings += view.findings(nowMs: nowMs, deletionBoundMs: deletionBoundMs())
+        }
+        // Deletion records of accounts nothing else names: judged by the record alone.
+        for (uuid, record) in index.deletions.sorted(by: { $0.key < $1.key })
+        where !seen.contains(uuid) && !named.contains(uuid) {
+            var view = AccountCheckView(uuid: uuid)
+            view.deletion = record
+            report.findings += view.findings(nowMs: nowMs, deletionBoundMs: deletionBoundMs())
+        }
+        if options.repair {
+            if report.complete {
+                repairAll(&report, deadline: deadline, progress: progress, hooks: hooks)
+            } else {
+                report.repairsWithheld = true
             }
         }
         return report
     }
 
-    private func absorb(_ key: String, _ object: S3Object, into s: inout StoreSnapshot) throws(AccountError) {
-        if key.hasPrefix("identities/") || key.hasPrefix("purchases/apple/") {
-            let m: IdentityMapping?
-            do throws(AccountError) { m = try mapping(object, key: key) } catch { return }  // not ours to judge
-            if key.hasPrefix("identities/") { s.identities[key] = m } else { s.claims[key] = m }
-        } else if key.hasPrefix(AccountKeys.deletionsPrefix) {
-            let record = try decodeDocument(object.body, key: key, DeletionRecord.init(json:))
-            s.deletions[record.serviceUserID] = (record, object.etag)
-        } else {
-            let doc = try decodeDocument(object.body, key: key, ProvidersDocument.init(json:))
-            s.providers[String(key.split(separator: "/")[1])] = doc
+    /// Lists `prefix` and reads every mapping file (identity file or claim) a page at a time;
+    /// an unreadable one is a finding. False when the listing could not finish.
+    private func readMappings(
+        _ prefix: String, _ options: StoreCheckOptions, _ report: inout StoreCheckReport, deadline: Deadline,
+        progress: (String) -> Void, include: (String) -> Bool,
+        absorb: (String, IdentityMapping, inout StoreCheckReport) -> Void
+    ) -> Bool {
+        walkListing(prefix, options, &report, deadline: deadline, progress: progress) { page, report in
+            for (key, result) in readEach(page.keys.filter(include), deadline: deadline) {
+                switch result {
+                case .failure(let e): report.noteUnchecked("GET \(key): \(AccountService.brief(e))")
+                case .success(let object):
+                    switch storedMapping(object, key: key) {
+                    case .absent: continue  // gone since it was listed
+                    case .unreadable(let why):
+                        var f = StoreFinding(kind: .unreadableDocument, serviceUserID: "", key: key)
+                        f.note = why
+                        report.findings.append(f)
+                    case .present(var m):
+                        m.object = nil  // the walk keeps little; a repair reads the file again
+                        absorb(key, m, &report)
+                    }
+                }
+            }
         }
+    }
+
+    /// The views of `uuids`: their documents read by key, the mapping files from the index, and
+    /// the file at each listed identity's key (read by key when the index does not hold it).
+    func views(
+        of uuids: [String], _ index: CheckIndex, _ report: inout StoreCheckReport, deadline: Deadline
+    ) -> [AccountCheckView] {
+        var keys = uuids.flatMap { [AccountKeys.profile($0), AccountKeys.providers($0)] }
+        if !index.deletionsComplete { keys += uuids.map(AccountKeys.deletion) }
+        var read: [String: S3Object?] = [:]
+        var failed = Set<String>()
+        func absorb(_ results: [(String, Result<S3Object?, AccountError>)]) {
+            for (key, result) in results {
+                switch result {
+                case .success(let o): read[key] = .some(o)
+                case .failure(let e):
+                    failed.insert(key)
+                    report.noteUnchecked("GET \(key): \(AccountService.brief(e))")
+                }
+            }
+        }
+        absorb(readEach(keys, deadline: deadline))
+        var views: [AccountCheckView] = []
+        for uuid in uuids {
+            let documents =
+                [AccountKeys.profile(uuid), AccountKeys.providers(uuid)]
+                + (index.deletionsComplete ? [] : [AccountKeys.deletion(uuid)])
+            if documents.contains(where: failed.contains) { continue }  // unchecked: noted above
+            var view = AccountCheckView(uuid: uuid)
+            view.profile = stored(read[AccountKeys.profile(uuid)] ?? nil, key: AccountKeys.profile(uuid)) { _ in () }
+            let providers = read[AccountKeys.providers(uuid)] ?? nil
+            view.providers = stored(providers, key: AccountKeys.providers(uuid), ProvidersDocument.init(json:)).map {
+                ($0, etag: providers?.etag ?? "")
+            }
+            view.deletion =
+                index.deletionsComplete
+                ? index.deletions[uuid] ?? .absent
+                : storedDeletion(read[AccountKeys.deletion(uuid)] ?? nil, key: AccountKeys.deletion(uuid))
+            for key in index.identitiesByAccount[uuid] ?? [] { view.identityFiles[key] = index.identities[key] }
+            for key in index.claimsByAccount[uuid] ?? [] { view.claims[key] = index.claims[key] }
+            views.append(view)
+        }
+        // The files of listed identities: from the index, else read by key (an absent key in a
+        // listing proves nothing; a GET does).
+        let missing = Set(views.flatMap(\.listedKeys)).subtracting(index.identities.keys).sorted()
+        absorb(readEach(missing, deadline: deadline))
+        for i in views.indices {
+            for key in views[i].listedKeys {
+                if let m = index.identities[key] {
+                    views[i].listedFiles[key] = .present(m)
+                } else if !failed.contains(key) {
+                    views[i].listedFiles[key] = storedMapping(read[key] ?? nil, key: key)
+                }
+            }
+        }
+        return views.filter { view in !view.listedKeys.contains(where: failed.contains) }
     }
 
     /// The identity an identity file's key names.
     static func identity(ofKey key: String) -> (IdentityProvider, String)? {
         let parts = key.split(separator: "/")
-        guard parts.count == 3, let provider = IdentityProvider(rawValue: String(parts[1])) else { return nil }
+        guard parts.count == 3, parts[0] == "identities", let provider = IdentityProvider(rawValue: String(parts[1]))
+        else { return nil }
         return (provider, String(parts[2]))
     }
 
     /// How long past its request a deletion may take: the contract's bound on the second pass.
     func deletionBoundMs() -> Int64 { Int64(settings.credentialsDurationSeconds) * 1000 + 3_600_000 }
-
-    func findings(in s: StoreSnapshot, nowMs: Int64) -> [StoreFinding] {
-        var out: [StoreFinding] = []
-        func add(_ kind: StoreFinding.Kind, _ uuid: String, _ key: String) {
-            out.append(StoreFinding(kind: kind, serviceUserID: uuid, key: key))
-        }
-        func isDeleted(_ uuid: String) -> Bool { s.providers[uuid]?.isDeleted ?? (s.deletions[uuid] != nil) }
-        for (key, m) in s.identities.sorted(by: { $0.key < $1.key }) {
-            guard let (provider, sub) = AccountService.identity(ofKey: key) else { continue }
-            guard let doc = s.providers[m.uuid] else {
-                if s.deletions[m.uuid] != nil {
-                    add(.identityNamesDeletedAccount, m.uuid, key)
-                } else {
-                    add(s.profiles.contains(m.uuid) ? .halfMadeAccount : .identityNamesMissingAccount, m.uuid, key)
-                }
-                continue
-            }
-            if doc.isDeleted {
-                add(.identityNamesDeletedAccount, m.uuid, key)
-                continue
-            }
-            switch doc.state(of: provider, id: sub, linkID: m.linkID) {
-            case .active: break
-            case .pending:
-                let since = doc.pending.first { $0.linkID == m.linkID }?.sinceMs ?? nowMs
-                if nowMs - since >= ProvidersDocument.pendingLifetimeMs { add(.unlistedIdentity, m.uuid, key) }
-            case .legacyUnlisted: add(.unlistedIdentity, m.uuid, key)
-            case .stale: add(.staleIdentityFile, m.uuid, key)
-            }
-        }
-        for (uuid, doc) in s.providers.sorted(by: { $0.key < $1.key }) where !doc.isDeleted {
-            if !s.profiles.contains(uuid) { add(.halfMadeAccount, uuid, AccountKeys.profile(uuid)) }
-            for link in doc.providers {
-                let key = AccountKeys.identity(link.type, link.id)
-                let file = s.identities[key]
-                if file?.uuid != uuid || file?.linkID != link.linkID { add(.listedIdentityWithoutFile, uuid, key) }
-            }
-            for p in doc.pending where nowMs - p.sinceMs >= ProvidersDocument.pendingLifetimeMs {
-                let key = AccountKeys.identity(p.type, p.id)
-                if s.identities[key]?.linkID != p.linkID { add(.stalePendingLink, uuid, key) }
-            }
-        }
-        for (key, claim) in s.claims.sorted(by: { $0.key < $1.key }) where isDeleted(claim.uuid) {
-            add(.claimNamesDeletedAccount, claim.uuid, key)
-        }
-        for (uuid, (record, _)) in s.deletions.sorted(by: { $0.key < $1.key })
-        where !record.isDone && nowMs - record.requestedAtMs > deletionBoundMs() {
-            add(.deletionStuck, uuid, AccountKeys.deletion(uuid))
-        }
-        return out
-    }
 }

@@ -2,81 +2,181 @@ import AWSClients
 import PlatformSupport
 import TokenVerification
 
-/// `check --repair`: each finding goes through the path a function takes when it meets the same
-/// break, never a new one: sign-in's completion of a half-made account and of an unlisted link,
-/// its discard of a stale identity file, the link's identity-file write and claim cancel, the
-/// claim's release of a deleted owner's claim, the scheduled run's advance of a deletion.
+/// `check --repair`: account by account, every break found is read again by key and judged
+/// again by the same rule (`AccountCheckView.findings`) before anything is written; only the
+/// breaks that still hold are repaired, each through the path a function takes when it meets
+/// the same break (sign-in's completion of a half-made account and of an unlisted link, its
+/// discard of a stale identity file by the version read, the link's create-only identity-file
+/// write and its claim cancel, the claim's release of a deleted owner's claim, the scheduled
+/// run's advance of a deletion): conditional writes only. Then the account is read and judged a
+/// third time: a finding is repaired when it no longer holds.
 extension AccountService {
-    func repair(_ finding: StoreFinding, _ s: StoreSnapshot, deadline: Deadline) -> StoreFinding {
-        var f = finding
-        do throws(AccountError) {
-            f.note = try repairNote(finding, s, deadline: deadline)
-            f.repaired = f.note == nil
-        } catch {
-            f.repaired = false
-            f.note = "repair failed: \(error)"
+    func repairAll(
+        _ report: inout StoreCheckReport, deadline: Deadline, progress: (String) -> Void, hooks: StoreRepairHooks
+    ) {
+        let byAccount = Dictionary(grouping: report.findings.indices.filter { repairable(report.findings[$0]) }) {
+            report.findings[$0].serviceUserID
         }
-        return f
+        var stopped: String?
+        for (n, (uuid, indices)) in byAccount.sorted(by: { $0.key < $1.key }).enumerated() {
+            progress("repairing account \(n + 1)/\(byAccount.count)")
+            if let stopped {
+                for i in indices { report.findings[i].note = stopped }
+                continue
+            }
+            let found = indices.map { report.findings[$0] }
+            let outcome = repairAccount(uuid, found, deadline: deadline, hooks: hooks)
+            if outcome.stopped { stopped = "not repaired: the audit line could not be written" }
+            for (i, f) in zip(indices, outcome.findings) { report.findings[i] = f }
+        }
     }
 
-    /// Nil when repaired, else why it was left for a person.
-    private func repairNote(_ f: StoreFinding, _ s: StoreSnapshot, deadline: Deadline) throws(AccountError) -> String? {
+    /// Whether `check --repair` has a path for the finding (an unreadable document is a person's).
+    func repairable(_ f: StoreFinding) -> Bool { f.kind != .unreadableDocument && !f.serviceUserID.isEmpty }
+
+    /// One account's findings, re-read, repaired where they still hold, and judged again.
+    func repairAccount(
+        _ uuid: String, _ found: [StoreFinding], deadline: Deadline, hooks: StoreRepairHooks
+    ) -> (findings: [StoreFinding], stopped: Bool) {
+        var results = found
+        func same(_ a: StoreFinding, _ b: StoreFinding) -> Bool { a.kind == b.kind && a.key == b.key }
+        let before: AccountCheckView
+        do throws(AccountError) { before = try reread(uuid, found, deadline: deadline) } catch {
+            for i in results.indices {
+                results[i].mark(false, "not repaired: re-reading failed (\(Self.brief(error)))")
+            }
+            return (results, false)
+        }
+        let holding = before.findings(nowMs: environment.now(), deletionBoundMs: deletionBoundMs())
+        let still = results.indices.filter { i in holding.contains { same($0, results[i]) } }
+        for i in results.indices where !still.contains(i) { results[i].mark(true, "no longer broken when re-read") }
+        guard !still.isEmpty else { return (results, false) }
+        guard hooks.willRepair(uuid, still.map { results[$0] }) else {
+            for i in still { results[i].mark(false, "not repaired: the audit line could not be written") }
+            return (results, true)
+        }
+        for i in still {
+            do throws(AccountError) {
+                results[i].note = try repairNote(results[i], before, deadline: deadline)
+            } catch {
+                results[i].note = "repair failed: \(Self.brief(error))"
+            }
+        }
+        let after: [StoreFinding]
+        do throws(AccountError) {
+            after = try reread(uuid, found, deadline: deadline).findings(
+                nowMs: environment.now(), deletionBoundMs: deletionBoundMs())
+        } catch {
+            for i in still { results[i].mark(false, results[i].note ?? "not confirmed: \(Self.brief(error))") }
+            hooks.didRepair(uuid, still.map { results[$0] })
+            return (results, false)
+        }
+        for i in still { results[i].repaired = !after.contains { same($0, results[i]) } }
+        hooks.didRepair(uuid, still.map { results[$0] })
+        return (results, false)
+    }
+
+    /// The account's view read again by key: its documents and deletion record, the mapping
+    /// files the findings name, and the files at its listed identities' keys (objects kept, so
+    /// a delete removes exactly the version read).
+    func reread(_ uuid: String, _ found: [StoreFinding], deadline: Deadline) throws(AccountError) -> AccountCheckView {
+        let mappingKeys = Set(
+            found.map(\.key).filter { $0.hasPrefix("identities/") || $0.hasPrefix("purchases/apple/") })
+        let first = [AccountKeys.profile(uuid), AccountKeys.providers(uuid), AccountKeys.deletion(uuid)]
+        var objects: [String: S3Object?] = [:]
+        for (key, result) in readEach(first + mappingKeys.sorted(), deadline: deadline) {
+            objects[key] = try result.get()
+        }
+        var view = AccountCheckView(uuid: uuid)
+        view.profile = stored(objects[first[0]] ?? nil, key: first[0]) { _ in () }
+        let providers = objects[first[1]] ?? nil
+        view.providers = stored(providers, key: first[1], ProvidersDocument.init(json:)).map {
+            ($0, etag: providers?.etag ?? "")
+        }
+        view.deletion = storedDeletion(objects[first[2]] ?? nil, key: first[2])
+        let listed = view.listedKeys.filter { objects[$0] == nil }
+        for (key, result) in readEach(listed, deadline: deadline) { objects[key] = try result.get() }
+        for key in mappingKeys.union(view.listedKeys) {
+            let file = storedMapping(objects[key] ?? nil, key: key)
+            if view.listedKeys.contains(key) { view.listedFiles[key] = file }
+            guard let m = file.value, m.uuid == uuid else { continue }
+            if key.hasPrefix("identities/") { view.identityFiles[key] = m } else { view.claims[key] = m }
+        }
+        return view
+    }
+
+    /// Nil when the repair path ran, else why the break was left for a person.
+    private func repairNote(
+        _ f: StoreFinding, _ view: AccountCheckView, deadline: Deadline
+    ) throws(AccountError) -> String? {
         switch f.kind {
         case .identityNamesMissingAccount, .halfMadeAccount:
-            guard let (m, identity) = identityFile(f.key, s) ?? primaryIdentity(f.serviceUserID, s) else {
+            guard let (m, identity) = identityFile(f.key, view) ?? primaryIdentity(view) else {
                 return "no identity to complete it with: delete the account"
             }
             let docs = try readAccount(m.uuid, deadline: deadline)
             _ = try complete(
                 m, identity, fullName: nil, profile: docs.profile, providers: docs.providers, deadline: deadline)
         case .identityNamesDeletedAccount, .staleIdentityFile:
-            guard let m = s.identities[f.key] else { return "identity file unreadable" }
+            guard let m = view.identityFiles[f.key] else { return "the identity file is gone" }
             try discard(m, key: f.key, session: nil, deadline: deadline)
         case .unlistedIdentity:
-            guard let (m, identity) = identityFile(f.key, s) else { return "identity file unreadable" }
+            guard let (m, identity) = identityFile(f.key, view) else { return "the identity file is gone" }
             if try completeLink(loadAccount(m.uuid, deadline: deadline), m, identity, deadline: deadline) == nil {
                 try discard(m, key: f.key, session: nil, deadline: deadline)  // stale by now: as sign-in does
             }
         case .listedIdentityWithoutFile:
-            let link = s.providers[f.serviceUserID]?.providers.first { AccountKeys.identity($0.type, $0.id) == f.key }
+            let link = view.providers.value?.0.providers.first { AccountKeys.identity($0.type, $0.id) == f.key }
             guard let linkID = link?.linkID else { return "a link from before link ids: unlink it, or link again" }
-            if let other = s.identities[f.key], other.uuid != f.serviceUserID {
+            if let other = view.listedFiles[f.key]?.value, other.uuid != f.serviceUserID {
                 return "the identity file names account \(other.uuid): a person must decide which account keeps it"
             }
             if case .preconditionFailed = try backend.put(
                 identityPut(f.key, uuid: f.serviceUserID, linkID: linkID), deadline: deadline)
             {
-                return "an identity file appeared meanwhile: check again"
+                return "an identity file is there (another link): check again"
             }
         case .stalePendingLink:
             guard let (provider, sub) = AccountService.identity(ofKey: f.key),
-                let claim = s.providers[f.serviceUserID]?.pending.first(where: { $0.type == provider && $0.id == sub })
+                let claim = view.providers.value?.0.pending.first(where: { $0.type == provider && $0.id == sub })
             else { return "the pending link is gone" }
             _ = try cancelClaim(
                 loadAccount(f.serviceUserID, deadline: deadline), VerifiedIdentity(provider: provider, subject: sub),
                 linkID: claim.linkID, deadline: deadline)
         case .claimNamesDeletedAccount:
-            guard let claim = s.claims[f.key] else { return "claim unreadable" }
+            guard let claim = view.claims[f.key] else { return "the claim is gone" }
             if try !releaseIfOwnerDeleted(claim, key: f.key, deadline: deadline) { return "the owner is not deleted" }
-        case .deletionStuck:
-            guard let record = s.deletions[f.serviceUserID] else { return "deletion record unreadable" }
+        case .deletionStuck, .purgeKeysFailed:
+            guard let (record, etag, _) = view.deletion.value else { return "the deletion record is unreadable" }
             let progress = try advance(
-                f.serviceUserID, record, purgeUntil: deadline.earlier(by: 2_000), deadline: deadline)
+                f.serviceUserID, (record, etag), purgeUntil: deadline.earlier(by: 2_000), deadline: deadline)
             if progress.pending { return "still pending: purge or second pass not due yet; run again later" }
+        case .unreadableDocument:
+            return "left for a person: read the object's versions"
         }
         return nil
     }
 
-    private func identityFile(_ key: String, _ s: StoreSnapshot) -> (IdentityMapping, VerifiedIdentity)? {
-        guard let m = s.identities[key], let (provider, sub) = AccountService.identity(ofKey: key) else { return nil }
+    private func identityFile(_ key: String, _ view: AccountCheckView) -> (IdentityMapping, VerifiedIdentity)? {
+        guard let m = view.identityFiles[key], let (provider, sub) = AccountService.identity(ofKey: key) else {
+            return nil
+        }
         return (m, VerifiedIdentity(provider: provider, subject: sub))
     }
 
     /// A half-made account found by its documents: its primary listed identity, with its file.
-    private func primaryIdentity(_ uuid: String, _ s: StoreSnapshot) -> (IdentityMapping, VerifiedIdentity)? {
-        guard let doc = s.providers[uuid], let link = doc.active(doc.primaryProvider) ?? doc.providers.first,
-            let m = s.identities[AccountKeys.identity(link.type, link.id)], m.uuid == uuid
+    private func primaryIdentity(_ view: AccountCheckView) -> (IdentityMapping, VerifiedIdentity)? {
+        guard let (doc, _) = view.providers.value, let link = doc.active(doc.primaryProvider) ?? doc.providers.first,
+            case .present(let m) = view.listedFiles[AccountKeys.identity(link.type, link.id)] ?? .absent,
+            m.uuid == view.uuid
         else { return nil }
         return (m, VerifiedIdentity(provider: link.type, subject: link.id, email: link.email))
+    }
+}
+
+extension StoreFinding {
+    mutating func mark(_ repaired: Bool, _ note: String) {
+        self.repaired = repaired
+        self.note = note
     }
 }

@@ -7,13 +7,27 @@ import TokenVerification
 /// authorise them). Each one goes through the conditional writes the functions use, so the
 /// account's invariants hold whatever the app does meanwhile.
 extension AccountService {
-    /// The account a reference names: its UUID, or nil when no account maps to it.
-    package func resolve(_ reference: AccountReference, deadline: Deadline) throws(AccountError) -> String? {
-        guard let key = reference.mappingKey else {
-            if case .uuid(let uuid) = reference { return uuid }
-            return nil
+    /// The account a reference names (contract v4, "Operator actions"): found only when the
+    /// account holds something (its profile, its providers.json, or the record of its deletion).
+    /// A UUID or a mapping file that names nothing held is not found, like an unknown identity;
+    /// `mappedTo` then says which UUID a mapping file named (a break `check` reports).
+    package func locate(
+        _ reference: AccountReference, deadline: Deadline
+    ) throws(AccountError) -> (uuid: String?, mappedTo: String?) {
+        let candidate: String
+        switch reference {
+        case .uuid(let uuid): candidate = uuid
+        case .identity, .purchase:
+            let key = reference.mappingKey!
+            guard let m = try mapping(backend.get(key, deadline: deadline), key: key) else { return (nil, nil) }
+            candidate = m.uuid
         }
-        return try mapping(backend.get(key, deadline: deadline), key: key)?.uuid
+        var round = Round()
+        let slots = [AccountKeys.profile(candidate), AccountKeys.providers(candidate), AccountKeys.deletion(candidate)]
+            .map { round.get($0) }
+        let answers = backend.run(round, deadline: deadline)
+        for slot in slots where try answers.value(slot) != nil { return (candidate, nil) }
+        return (nil, reference.mappingKey == nil ? nil : candidate)
     }
 
     /// The account's two documents; `accountNotFound` when it has none (never made, or purged).
@@ -48,14 +62,41 @@ extension AccountService {
         _ uuid: String, only sessionID: String?, reason: String, deadline: Deadline
     ) throws(AccountError) -> Int {
         if let sessionID {
-            guard AccountKeys.isHexID(sessionID) else { return 0 }
-            return try revokeSession(uuid, sessionID, reason: reason, deadline: deadline) ? 1 : 0
+            return try revokeSession(uuid, named: sessionID, reason: reason, deadline: deadline) == .revoked ? 1 : 0
         }
         var count = 0
         for (record, _) in try sessionRecords(uuid, deadline: deadline) where record.isLive(nowMs: environment.now()) {
             if try revokeSession(uuid, record.sessionID, reason: reason, deadline: deadline) { count += 1 }
         }
         return count
+    }
+
+    /// What signing out one named session did.
+    package enum SessionRevocation: Sendable, Equatable {
+        case revoked
+        /// The session is the account's but had already ended (revoked or expired).
+        case alreadyEnded
+        /// No session of this account has that id (malformed ids included).
+        case notFound
+    }
+
+    /// Signs out the session `sessionID` of the account, telling an unknown id from an ended one.
+    package func revokeSession(
+        _ uuid: String, named sessionID: String, reason: String, deadline: Deadline
+    ) throws(AccountError) -> SessionRevocation {
+        guard try session(uuid, named: sessionID, deadline: deadline) != nil else { return .notFound }
+        return try revokeSession(uuid, sessionID, reason: reason, deadline: deadline) ? .revoked : .alreadyEnded
+    }
+
+    /// The account's session record `sessionID` (live or ended), or nil when it has none by that id.
+    package func session(
+        _ uuid: String, named sessionID: String, deadline: Deadline
+    ) throws(AccountError) -> SessionRecord? {
+        guard AccountKeys.isHexID(sessionID) else { return nil }
+        let key = AccountKeys.session(uuid, sessionID)
+        guard let object = try backend.get(key, deadline: deadline) else { return nil }
+        let record = try decodeDocument(object.body, key: key, SessionRecord.init(json:))
+        return record.serviceUserID == uuid ? record : nil
     }
 
     /// Deletes the account exactly as the app's `delete` does after its session check: the

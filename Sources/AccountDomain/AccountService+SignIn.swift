@@ -183,7 +183,8 @@ extension AccountService {
     ) throws(AccountError) -> Account {
         let now = environment.now()
         var round = Round()
-        var slots = AccountKeys.markers(m.uuid).map { round.put(marker($0)) }
+        // Only-if-absent like the documents: a repair that met a live account writes nothing.
+        var slots = AccountKeys.markers(m.uuid).map { round.put(marker($0, .ifNoneMatch)) }
         if profile == nil {
             let p = Profile.new(
                 uuid: m.uuid, displayName: displayName(identity, fullName), email: identity.email,

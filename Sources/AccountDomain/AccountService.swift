@@ -91,8 +91,8 @@ package final class AccountService {
     /// after their last write (a session is rewritten at every refresh, so only dead ones age).
     static let sessionTag = ("record", "session")
 
-    func marker(_ key: String) -> S3Put {
-        S3Put(key: key, body: [], contentType: "application/x-directory", condition: .none)
+    func marker(_ key: String, _ condition: S3PutCondition = .none) -> S3Put {
+        S3Put(key: key, body: [], contentType: "application/x-directory", condition: condition)
     }
 
     /// Display name: the event's fullName, else the token's name, else the email's local part.

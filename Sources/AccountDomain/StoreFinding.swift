@@ -21,6 +21,12 @@ package struct StoreFinding: Sendable, Equatable {
         case claimNamesDeletedAccount = "claim-names-deleted-account"
         /// A deletion not finished well past CREDENTIALS_DURATION_SECONDS + 1 hour.
         case deletionStuck = "deletion-stuck"
+        /// A deletion whose purge could not remove some keys or uploads (`purge.keysFailed`):
+        /// they are isolated and retried by the scheduled run; a person looks at what stays.
+        case purgeKeysFailed = "purge-keys-failed"
+        /// A document or mapping file whose bytes do not decode: nothing is judged against it,
+        /// and nothing repairs it (a person reads it: `show`, or the object's versions).
+        case unreadableDocument = "unreadable-document"
     }
 
     package var kind: Kind
@@ -37,18 +43,4 @@ package struct StoreFinding: Sendable, Equatable {
         self.serviceUserID = serviceUserID
         self.key = key
     }
-}
-
-/// What `check` walked and found.
-package struct StoreCheckReport: Sendable {
-    package var findings: [StoreFinding] = []
-    package var accounts = 0
-    package var identityFiles = 0
-    package var claims = 0
-    package var deletions = 0
-    /// Listing pages and requests made (the bench prints them).
-    package var pages = 0
-    package var requests = 0
-    /// False when a listing bound stopped the walk before the end.
-    package var complete = true
 }

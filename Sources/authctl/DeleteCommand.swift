@@ -19,33 +19,37 @@ struct DeleteCommand: ParsableCommand {
     var purgeSeconds: Int = 120
 
     func run() throws {
-        let (context, caller, uuid) = try Console.target(who, connection, action: "delete")
+        let (context, trail, uuid) = try Console.target(
+            who, connection, action: "delete", reason: reason, dryRun: change.dryRun)
         var details: [(String, JSONValue)] = []
         var outcome = "would delete"
-        if !change.dryRun {
+        if change.dryRun {
+            try trail.read(outcome)
+        } else {
             try Terminal.confirm("Delete account \(uuid) and all its data? This cannot be undone.", yes: change.yes)
             let deadline = Deadline.after(milliseconds: Int64(purgeSeconds) * 1000 + 60_000)
-            do throws(AccountError) {
+            (outcome, details) = try Console.change(
+                trail, context,
+                intent: "delete the account: deletion record, commit, identity files and claims released, purge"
+            ) { () throws(AccountError) -> (String, [(String, JSONValue)]) in
                 let o = try context.service.deleteAccount(
                     operatorDeletes: uuid, purgeUntil: deadline.earlier(by: 30_000), deadline: deadline)
-                outcome = "deleted"
-                details = [
-                    ("purge", .string(o.purgeComplete ? "complete" : "pending")),
-                    // No authorization code from the app: never revoked here (contract: false).
-                    ("appleTokensRevoked", o.appleSubject == nil ? .null : .bool(false)),
-                ]
-            } catch { throw Console.failure(error) }
+                return (
+                    "deleted",
+                    [
+                        ("purge", .string(o.purgeComplete ? "complete" : "pending")),
+                        // No authorization code from the app: never revoked here (contract: false).
+                        ("appleTokensRevoked", o.appleSubject == nil ? .null : .bool(false)),
+                    ]
+                )
+            }
         }
-        AuditLine(
-            caller: caller, action: "delete", serviceUserID: uuid, reason: reason, dryRun: change.dryRun,
-            outcome: outcome, details: details
-        ).write()
         if context.json {
             var o = JSONObject([("serviceUserID", .string(uuid)), ("outcome", .string(outcome))])
             for (k, v) in details { o[k] = v }
             o["dryRun"] = .bool(change.dryRun)
             Console.printJSON(.object(o))
-            return
+            return try trail.finish()
         }
         Terminal.out("\(uuid): \(outcome)")
         for (k, v) in details { Terminal.out("  \(k): \(v.serializedString())") }
@@ -54,5 +58,6 @@ struct DeleteCommand: ParsableCommand {
                 "  Sign in with Apple tokens were NOT revoked: that needs an authorization code from the app. "
                     + "Ask the user to revoke it in Settings > Apple ID > Sign in with Apple.")
         }
+        try trail.finish()
     }
 }

@@ -10,22 +10,19 @@ final class OperatorContext {
     let backend: CountingBackend
     let sts: STSClient
     let bucket: String
+    let region: String
     let json: Bool
+
+    /// Where the credentials and region came from (`whoami`).
+    let chain: CLIConfigChain
 
     init(_ options: ConnectionOptions) throws(ConfigurationError) {
         let env: (String) -> String? = Environment.nonEmpty
-        let files = SharedConfigFiles.load(environment: env)
-        // --profile wins over the environment's keys (as in the CLI); AWS_PROFILE does not.
-        let named = options.profile ?? env("AWS_PROFILE")
-        let profile = try files.variables(profile: named ?? "default", required: named != nil)
-        let credentialVariables: Set<String> = ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN"]
-        let profileFirst = options.profile != nil || env("AWS_ACCESS_KEY_ID") == nil
-        let lookup: (String) -> String? = { name in
-            if name == "AWS_REGION", let region = options.region { return region }
-            if credentialVariables.contains(name) { return profileFirst ? profile[name] : env(name) }
-            return env(name) ?? profile[name]
-        }
-        let config = try AWSConfig.from(environment: lookup)
+        chain = try CLIConfigChain(
+            profile: options.profile, region: options.region, environment: env,
+            files: SharedConfigFiles.load(environment: env))
+        let variables = chain.variables
+        let config = try AWSConfig.from { variables[$0] }
         guard let bucket = options.bucket ?? env("IDENTITY_BUCKET") else {
             throw ConfigurationError(variable: "--bucket", message: "is not given and IDENTITY_BUCKET is not set")
         }
@@ -40,6 +37,7 @@ final class OperatorContext {
             credentialsDurationSeconds: options.credentialsDuration)
         service = AccountService(backend: backend, settings: settings)
         self.bucket = bucket
+        region = config.region
         json = options.json
     }
 

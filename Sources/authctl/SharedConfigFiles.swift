@@ -4,83 +4,73 @@ import PlatformSupport
 import Glibc
 #endif
 
-/// `~/.aws/credentials` and `~/.aws/config` as the AWS CLI and SDKs read them (INI: `[name]` in
-/// the credentials file, `[profile name]` or `[default]` in the config file; `key = value`;
-/// `#`/`;` comments). Supported in a profile: static keys, a session token, `region`,
-/// `endpoint_url`. Not supported (refused with a message naming the setting, never guessed):
-/// IAM Identity Center (`sso_*`), `credential_process`, `role_arn` chains (`source_profile`,
-/// `credential_source`), `web_identity_token_file`. Export such credentials first
-/// (`aws configure export-credentials --profile NAME --format env`).
+/// `~/.aws/config` and `~/.aws/credentials` as the AWS CLI reads them (botocore's configloader):
+/// INI sections (`[default]` or `[profile NAME]` and `[services NAME]` in the config file,
+/// `[NAME]` in the credentials file), `key = value`, `#`/`;` comments, and a key with an empty
+/// value followed by indented `key = value` lines (a nested block, kept as `parent.key`). The two
+/// files are kept apart: the credential chain reads them at different places
+/// (`CLIConfigChain`).
 struct SharedConfigFiles {
-    /// profile name → settings, the config file's and the credentials file's merged (the
-    /// credentials file wins, as in the CLI).
-    var profiles: [String: [String: String]] = [:]
-
-    static let unsupported = [
-        "sso_session", "sso_start_url", "sso_account_id", "sso_role_name", "credential_process", "role_arn",
-        "source_profile", "credential_source", "web_identity_token_file",
-    ]
+    /// Profile name → its settings in the config file.
+    var config: [String: [String: String]] = [:]
+    /// Profile name → its settings in the credentials file.
+    var credentials: [String: [String: String]] = [:]
+    /// `[services NAME]` → its nested settings (`s3.endpoint_url`, ...).
+    var services: [String: [String: String]] = [:]
 
     static func load(environment env: (String) -> String?) -> SharedConfigFiles {
         let home = env("HOME") ?? ""
         var files = SharedConfigFiles()
-        if let config = readFile(env("AWS_CONFIG_FILE") ?? home + "/.aws/config") {
-            for (section, values) in parse(config) {
-                let name: String
-                if section == "default" {
-                    name = "default"
+        if let text = readFile(env("AWS_CONFIG_FILE") ?? home + "/.aws/config") {
+            for (section, values) in parse(text) {
+                if section == "default" || section == "profile default" {
+                    files.config["default", default: [:]].merge(values) { _, new in new }
                 } else if section.hasPrefix("profile ") {
-                    name = String(section.dropFirst(8)).trimmingASCIISpaces()
-                } else {
-                    continue  // sso-session, services: not profiles
-                }
-                files.profiles[name, default: [:]].merge(values) { _, new in new }
+                    files.config[String(section.dropFirst(8)).trimmingASCIISpaces(), default: [:]].merge(values) {
+                        _, new in new
+                    }
+                } else if section.hasPrefix("services ") {
+                    files.services[String(section.dropFirst(9)).trimmingASCIISpaces(), default: [:]].merge(values) {
+                        _, new in new
+                    }
+                }  // sso-session and others: nothing authctl reads
             }
         }
-        if let credentials = readFile(env("AWS_SHARED_CREDENTIALS_FILE") ?? home + "/.aws/credentials") {
-            for (section, values) in parse(credentials) {
-                files.profiles[section, default: [:]].merge(values) { _, new in new }
+        if let text = readFile(env("AWS_SHARED_CREDENTIALS_FILE") ?? home + "/.aws/credentials") {
+            for (section, values) in parse(text) {
+                files.credentials[section, default: [:]].merge(values) { _, new in new }
             }
         }
         return files
     }
 
-    /// The profile's settings as the environment variables they stand for, or why it cannot be used.
-    func variables(profile name: String, required: Bool) throws(ConfigurationError) -> [String: String] {
-        guard let values = profiles[name] else {
-            if required {
-                throw ConfigurationError(
-                    variable: "profile \(name)", message: "is not in ~/.aws/config or ~/.aws/credentials")
-            }
-            return [:]
-        }
-        if let setting = SharedConfigFiles.unsupported.first(where: { values[$0] != nil }) {
-            throw ConfigurationError(
-                variable: "profile \(name)",
-                message:
-                    "uses \(setting), which authctl does not support; export its credentials first (aws configure export-credentials --profile \(name) --format env)"
-            )
-        }
-        var out: [String: String] = [:]
-        let names = [
-            ("aws_access_key_id", "AWS_ACCESS_KEY_ID"), ("aws_secret_access_key", "AWS_SECRET_ACCESS_KEY"),
-            ("aws_session_token", "AWS_SESSION_TOKEN"), ("region", "AWS_REGION"), ("endpoint_url", "AWS_ENDPOINT_URL"),
-        ]
-        for (key, variable) in names { if let v = values[key], !v.isEmpty { out[variable] = v } }
-        return out
+    func hasProfile(_ name: String) -> Bool { config[name] != nil || credentials[name] != nil }
+
+    /// The profile as the CLI scopes it: the config file's settings, the credentials file's on
+    /// top (botocore's `full_config`).
+    func scoped(_ name: String) -> [String: String] {
+        (config[name] ?? [:]).merging(credentials[name] ?? [:]) { _, new in new }
     }
 
     static func parse(_ text: String) -> [(String, [String: String])] {
         var sections: [(String, [String: String])] = []
+        var parent: String?
         for raw in text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }) {
+            let indented = raw.first == " " || raw.first == "\t"
             let line = String(raw).trimmingASCIISpaces()
             if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
-            if line.hasPrefix("["), line.hasSuffix("]") {
+            if !indented, line.hasPrefix("["), line.hasSuffix("]") {
                 sections.append((String(line.dropFirst().dropLast()).trimmingASCIISpaces(), [:]))
+                parent = nil
             } else if let eq = line.firstIndex(of: "="), !sections.isEmpty {
                 let key = String(line[..<eq]).trimmingASCIISpaces().lowercasedASCII()
                 let value = String(line[line.index(after: eq)...]).trimmingASCIISpaces()
-                sections[sections.count - 1].1[key] = value
+                if indented, let parent {
+                    sections[sections.count - 1].1[parent + "." + key] = value
+                } else {
+                    sections[sections.count - 1].1[key] = value
+                    parent = value.isEmpty ? key : nil
+                }
             }
         }
         return sections

@@ -41,19 +41,6 @@ enum Terminal {
             throw CleanExit.message("Nothing changed.")
         }
     }
-
-    /// Writes `bytes` to a new file (mode 0600: an export holds personal data).
-    static func writeFile(_ path: String, _ bytes: [UInt8]) throws {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        guard fd >= 0 else { throw ValidationError("cannot write \(path)") }
-        defer { close(fd) }
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            guard n > 0 else { throw ValidationError("cannot write \(path)") }
-            offset += n
-        }
-    }
 }
 
 extension String {

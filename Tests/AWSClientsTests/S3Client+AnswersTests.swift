@@ -21,4 +21,21 @@ import Testing
         #expect(throws: AWSError.self) { try S3Client.batchDeleteOutcome(from: self.deleteResult(errors: 3), count: 2) }
         #expect((try? S3Client.batchDeleteOutcome(from: deleteResult(errors: 2), count: 2))?.deleted == 0)
     }
+
+    /// A delimited page: keys and the common prefixes they roll up into, url-encoded as asked.
+    @Test func aListingWithADelimiterReadsItsCommonPrefixes() throws {
+        let body = """
+            <ListBucketResult><EncodingType>url</EncodingType><IsTruncated>true</IsTruncated>\
+            <NextContinuationToken>t1</NextContinuationToken><Contents><Key>users/x</Key></Contents>\
+            <CommonPrefixes><Prefix>users/a%20b/</Prefix></CommonPrefixes>\
+            <CommonPrefixes><Prefix>users/c/</Prefix></CommonPrefixes></ListBucketResult>
+            """
+        let page = try S3Client.listing(from: HTTPResponse(status: 200, body: Array(body.utf8)))
+        #expect(page.keys == ["users/x"] && page.commonPrefixes == ["users/a b/", "users/c/"])
+        #expect(page.isTruncated && page.continuationToken == "t1")
+        let empty = "<ListBucketResult><CommonPrefixes><Prefix></Prefix></CommonPrefixes></ListBucketResult>"
+        #expect(throws: AWSError.self) {
+            try S3Client.listing(from: HTTPResponse(status: 200, body: Array(empty.utf8)))
+        }
+    }
 }

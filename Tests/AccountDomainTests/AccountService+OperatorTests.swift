@@ -116,32 +116,3 @@ import Testing
         #expect(inspection.objectKeys?.contains(AccountKeys.profile(up.account.serviceUserID)) == true)
     }
 }
-
-/// `check` and its repairs over the in-memory S3 (the integration test plants one of each kind
-/// against moto; this one pins the repairs to the functions' own paths' results).
-@Suite struct StoreCheckTests {
-    @Test func checkFindsPlantedBreaksAndRepairLeavesNone() throws {
-        let f = AccountFixture()
-        let a = try f.signUp()
-        let b = try f.signUp(AccountFixture.google("444"))
-        let uuidA = a.account.serviceUserID, uuidB = b.account.serviceUserID
-        let stale = AccountKeys.identity(.google, "555")
-        _ = f.backend.run(
-            [
-                .s3Put(
-                    S3Put(
-                        key: stale, body: Array(uuidA.utf8), contentType: "text/plain", condition: .ifNoneMatch,
-                        metadata: [(AccountKeys.linkIDMetadata, String(repeating: "a", count: 32))])),
-                .s3Delete(key: AccountKeys.profile(uuidB), condition: .none),
-            ], deadline: .none)
-        let found = try f.service.checkStore(repair: false, deadline: .none)
-        #expect(
-            found.findings.map(\.kind).sorted { $0.rawValue < $1.rawValue } == [.halfMadeAccount, .staleIdentityFile])
-        #expect(found.accounts == 2 && found.identityFiles == 3 && found.pages == 4)
-        let repaired = try f.service.checkStore(repair: true, deadline: .none)
-        #expect(repaired.findings.allSatisfy { $0.repaired == true })
-        #expect(try f.service.checkStore(repair: false, deadline: .none).findings.isEmpty)
-        #expect(f.s3.current(stale) == nil && f.s3.current(AccountKeys.profile(uuidB)) != nil)
-        _ = try f.service.refresh(token: b.session.refreshToken.value, deadline: .none)
-    }
-}

@@ -18,10 +18,12 @@ def test_disable_refuses_every_action_and_changes_nothing_then_enable_restores_t
     g = google_sub()
     ok(svc.link(refreshToken=token, provider="google", idToken=svc.idp.google_token(g)))
     done = operator.ok("disable", f"apple:{sub}", "--reason", "abuse report 42", "--yes")
-    [audit] = operator.audits(done)
-    assert (audit["action"], audit["serviceUserID"], audit["reason"], audit["outcome"]) == (
-        "disable", uuid, "abuse report 42", "disabled")
-    assert audit["operator"]["arn"] == operator.identity["arn"]
+    intent, audit = operator.audits(done)
+    assert (intent["phase"], intent["action"], intent["serviceUserID"], intent["reason"]) == (
+        "intent", "disable", uuid, "abuse report 42")
+    assert (audit["phase"], audit["action"], audit["serviceUserID"], audit["reason"], audit["outcome"],
+            audit["result"]) == ("outcome", "disable", uuid, "abuse report 42", "done", "disabled")
+    assert audit["operator"]["arn"] == intent["operator"]["arn"] == operator.identity["arn"]
     before = versions(svc)
     refused(svc.signin(provider="apple", idToken=svc.idp.apple_token(sub)), "ACCOUNT_DISABLED", "sign-in")
     refused(svc.signin(provider="google", idToken=svc.idp.google_token(g), intent="signin"), "ACCOUNT_DISABLED",

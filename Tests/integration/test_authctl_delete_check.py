@@ -38,8 +38,10 @@ def test_operator_delete_leaves_the_same_state_as_the_apps_delete(svc, operator)
     done = operator.ok("delete", f"apple:{subs[1]}", "--reason", "GDPR Art. 17 request 9", "--yes", "--json")
     said = json.loads(done.stdout)
     assert (said["purge"], said["appleTokensRevoked"]) == (answer["purge"], False), f"no Apple code: not revoked {said} {answer} {state_after_delete(svc, op_uuid, subs[1])}"
-    [audit] = operator.audits(done)
-    assert (audit["action"], audit["serviceUserID"], audit["outcome"]) == ("delete", op_uuid, "deleted")
+    intent, audit = operator.audits(done)
+    assert (intent["phase"], intent["action"], intent["serviceUserID"]) == ("intent", "delete", op_uuid)
+    assert (audit["phase"], audit["action"], audit["serviceUserID"], audit["outcome"], audit["purge"]) == (
+        "outcome", "delete", op_uuid, "done", said["purge"])
     app, op = state_after_delete(svc, app_uuid, subs[0]), state_after_delete(svc, op_uuid, subs[1])
     assert app == op, f"app delete {app} vs operator delete {op}"
     assert op["versions"] == 0 and op["identity"] is None

@@ -16,7 +16,7 @@ import boto3
 from ..standins.ports import free_port
 from ..standins.process import run_main
 
-N_ACCOUNTS = int(os.environ["N_ACCOUNTS"])
+N_ACCOUNTS = int(os.environ.get("N_ACCOUNTS", "10000"))
 BIN = Path(os.environ["SIGNIN_RELEASE_DIR"])
 BUCKET = "signin-check-bench"
 ACCOUNT = "123456789012"

@@ -18,6 +18,10 @@ says whether it is faulted and how:
 - ``drop_answer``: forwarded and applied by moto, then the connection is reset instead of
   answering: the write happened and its answer was lost.
 
+Besides the seeded faults, ``refuse`` (a predicate on the request) answers 403 ``AccessDenied``
+to every request it matches, not forwarded: one exact step of a flow refused, as a missing grant
+or a bucket policy would refuse it.
+
 The fault rate and the kinds' weights are knobs; ``counts`` says what was injected. Requests the
 tests make themselves go to moto directly, never through here. Every wait is bounded, every
 thread is a daemon, ``stop()`` closes every socket.
@@ -107,7 +111,9 @@ def decide(seed, n: int, rate: float, service: str, method: str, weights: dict) 
 
 def error_answer(kind: str, service: str, request_id: str) -> bytes:
     """The status and body the real service sends for this failure."""
-    if kind == "conflict":
+    if kind == "access_denied":
+        status, reason, code, message = 403, "Forbidden", "AccessDenied", "Access Denied"
+    elif kind == "conflict":
         status, reason, code, message = 409, "Conflict", "ConditionalRequestConflict", \
             "A conflicting operation occurred. If using PutObject you can retry the request."
     elif kind == "slow_down":
@@ -144,8 +150,9 @@ class FaultProxy:
     ``set_rate()``, ``stop()``."""
 
     def __init__(self, upstream_port: int, seed=0, rate: float = 0.0, weights: dict | None = None,
-                 stall_seconds: float = 6.0, max_connections: int = 128, log_size: int = 50_000):
+                 stall_seconds: float = 6.0, max_connections: int = 128, log_size: int = 50_000, refuse=None):
         self.upstream_port = upstream_port
+        self.refuse = refuse  # Request -> bool: answered 403 AccessDenied, not forwarded
         self.seed = seed
         self.rate = rate
         self.weights = dict(DEFAULT_WEIGHTS if weights is None else weights)
@@ -265,11 +272,13 @@ class FaultProxy:
             rate = self.rate
             self.by_service[service] += 1
         kind = decide(self.seed, n, rate, service, request.method, self.weights)
+        if self.refuse is not None and self.refuse(request):
+            kind = "access_denied"
         if kind is not None:
             with self._lock:
                 self.counts[kind] += 1
                 self.log.append((n, kind, request.operation))
-        if kind in ("internal_error", "slow_down", "conflict"):
+        if kind in ("internal_error", "slow_down", "conflict", "access_denied"):
             conn.sendall(error_answer(kind, service, f"STORM{n:012d}"))
             return not request.wants_close
         if kind == "reset":

@@ -69,6 +69,7 @@ extension AWSCall {
         case .s3Put(let p): return p.key
         case .s3Delete(let k, _): return k
         case .s3List(let p, _): return p
+        case .s3ListPage(let r): return r.prefix
         case .s3ListVersions(let p, _): return p
         case .s3DeleteVersions(let v): return v.first?.key
         case .s3DeleteListedVersion(let v): return v.key

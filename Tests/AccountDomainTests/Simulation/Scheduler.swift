@@ -244,7 +244,7 @@ final class Scheduler: @unchecked Sendable {
             } ?? "absent"
         case .success(.stored(let s)): return "\(s)"
         case .success(.deleted(let d)): return "\(d)"
-        case .success(.listing(let l)): return "\(l.keys.count) keys"
+        case .success(.listing(let l)): return "\(l.keys.count) keys, \(l.commonPrefixes.count) prefixes"
         case .success(.credentials): return "credentials"
         case .success(.versions(let v)): return "\(v.versions.count) versions"
         case .success(.deletedVersions(let d)): return "\(d.deleted) deleted"
@@ -270,6 +270,7 @@ final class Scheduler: @unchecked Sendable {
             return "PUT \(p.key) \(p.condition)\(link)\(detail)"
         case .s3Delete(let k, let c): return "DELETE \(k) \(c)"
         case .s3List(let p, let after): return "LIST \(p)" + (after.map { " AFTER \($0)" } ?? "")
+        case .s3ListPage(let r): return "LIST \(r.prefix) DELIMITER \(r.delimiter ?? "-") PAGE \(r.pageSize)"
         case .s3ListVersions(let p, _): return "LIST VERSIONS \(p)"
         case .s3DeleteVersions(let v): return "DELETE \(v.count) VERSIONS"
         case .s3DeleteListedVersion(let v): return "DELETE VERSION \(v.key.debugDescription)"

@@ -21,7 +21,7 @@ enum SimulatedFunction: String, Sendable {
         case "signIn": self = .signin
         case "refresh", "signOut", "list", "signOutOthers", "signOutSession", "steal", "replay": self = .refresh
         case "link", "unlink", "delete", "apple", "scheduled", "claim", "store": self = .link
-        case "opDisable", "opEnable", "opRevokeOne", "opRevoke", "opDelete": self = .operator
+        case "opDisable", "opEnable", "opRevokeOne", "opRevoke", "opDelete", "opCheck": self = .operator
         // forged N: SimulationWorld's N = 2 links and 3 unlinks (auth-link), the rest refresh.
         case "forged": self = words.count > 1 && (words[1] == "2" || words[1] == "3") ? .link : .refresh
         default: return nil
@@ -64,6 +64,7 @@ enum SimulatedGrants {
         case .s3Delete(let key, .version): return [("s3:DeleteObjectVersion", object(key), nil)]
         case .s3Delete(let key, _): return [("s3:DeleteObject", object(key), nil)]
         case .s3List(let prefix, _): return [("s3:ListBucket", bucketARN, prefix)]
+        case .s3ListPage(let r): return [("s3:ListBucket", bucketARN, r.prefix)]
         case .s3ListVersions(let prefix, _): return [("s3:ListBucketVersions", bucketARN, prefix)]
         case .s3DeleteVersions(let versions): return versions.map { ("s3:DeleteObjectVersion", object($0.key), nil) }
         case .s3DeleteListedVersion(let version): return [("s3:DeleteObjectVersion", object(version.key), nil)]

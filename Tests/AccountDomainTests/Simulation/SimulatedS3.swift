@@ -135,6 +135,11 @@ final class SimulatedS3 {
                     S3Listing(
                         keys: Array(all.prefix(1000)), isTruncated: all.count > 1000,
                         continuationToken: all.count > 1000 ? "more" : nil)))
+        case .s3ListPage(let request):
+            if let problem = ObjectKeyRule.prefixProblem(request.prefix) {
+                return .failure(AWSError(kind: .invalidRequest, message: problem))
+            }
+            return .success(.listing(listPage(request)))
         case .s3ListVersions(let prefix, let marker):
             guard !prefix.isEmpty else {
                 return .failure(AWSError(kind: .invalidRequest, message: "a version listing needs a prefix"))

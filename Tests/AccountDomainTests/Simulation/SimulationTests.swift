@@ -70,6 +70,9 @@ enum Simulation {
         // Half the seeds have an operator racing the devices (a draw of its own: `config` stays as it was).
         var operatorDraw = SimulationRandom(seed: seed ^ 0x0BE4_A702)
         if operatorDraw.chance(0.5) { world.addOperator(operations: 2 + operatorDraw.below(5)) }
+        // A third of the seeds have check --repair racing them too (a draw of its own again).
+        var checkerDraw = SimulationRandom(seed: seed ^ 0xC4EC_4EA1)
+        if checkerDraw.chance(0.33) { world.addChecker(runs: 1 + checkerDraw.below(3)) }
         // Issue 18's deletion scenarios (SimulationWorld+Deletion.swift).
         let racers = config.below(8)
         if racers < 2 { world.addDeletionRacers(mode: racers) }
@@ -86,7 +89,8 @@ enum Simulation {
             let name = r.name.hasPrefix("signIn") ? "signIn " + words[2] : String(words[0])
             let result: String
             switch r.outcome {
-            case .success(let v): result = r.name.hasPrefix("link") || r.name.hasPrefix("unlink") ? "ok \(v)" : "ok"
+            case .success(let v):
+                result = ["link", "unlink", "opCheck"].contains { r.name.hasPrefix($0) } ? "ok \(v)" : "ok"
             case .failure(let e): result = "\(e)".split(separator: "(").first.map(String.init) ?? "?"
             case .crashed: result = "crashed"
             }

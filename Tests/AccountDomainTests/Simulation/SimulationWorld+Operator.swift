@@ -22,6 +22,24 @@ extension SimulationWorld {
         }
     }
 
+    /// An operator running `check --repair` `count` times while the devices work (issue 23): the
+    /// walk, each account's re-read and its conditional repairs interleave with every other
+    /// operation, and the run's invariants must hold after them as after any sign-in's repairs.
+    func addChecker(runs count: Int) {
+        var actor = -1
+        actor = scheduler.addActor { [unowned self] in
+            for _ in 0..<200 where sessions.isEmpty { scheduler.park(actor, calls: [], pauseMs: 100) }
+            for _ in 0..<count {
+                _ = run(actor, "opCheck repair", session: nil) { service throws(AccountError) in
+                    let r = service.checkStore(StoreCheckOptions(repair: true, pageSize: 2), deadline: .none)
+                    return "found \(r.findings.count), repaired \(r.findings.filter { $0.repaired == true }.count)"
+                        + (r.complete ? "" : ", incomplete")
+                }
+                scheduler.park(actor, calls: [], pauseMs: scheduler.rng.pick([0, 200, 2_000]))
+            }
+        }
+    }
+
     private func operatorAction(_ actor: Int, _ target: HeldSession) {
         let uuid = target.uuid
         switch scheduler.rng.below(100) {
