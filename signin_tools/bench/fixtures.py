@@ -14,6 +14,7 @@ import sys
 
 from ..standins.appstore_pki import AppStorePKI
 from ..standins.idp import APPLE_AUDIENCE, IdentityProvider
+from ..standins.process import run_main
 
 SUBJECT = "001234.5f1e2d3c4b5a69788796a5b4c3d2e1f0.1234"
 
@@ -31,4 +32,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_main(main))
