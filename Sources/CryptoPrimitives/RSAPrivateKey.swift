@@ -25,22 +25,9 @@ package final class RSAPrivateKey: CustomStringConvertible, CustomDebugStringCon
     private let pkey: OpaquePointer
 
     package init(pem: String) throws(KeyError) {
-        guard let blocks = PEM.blocks(pem), blocks.count == 1, blocks[0].label == "PRIVATE KEY" else {
-            throw .notPKCS8PEM
-        }
-        let der = blocks[0].der
-        let parsed: OpaquePointer? = der.withUnsafeBufferPointer { buffer in
-            var cursor = buffer.baseAddress
-            let key = d2i_AutoPrivateKey(nil, &cursor, buffer.count)
-            guard let key, cursor == buffer.baseAddress! + buffer.count else {
-                if let key { EVP_PKEY_free(key) }
-                return nil
-            }
-            return key
-        }
-        guard let key = parsed else {
-            ERR_clear_error()
-            throw .invalidKey
+        let key: OpaquePointer
+        do throws(PKCS8PrivateKey.Failure) { key = try PKCS8PrivateKey.read(pem) } catch {
+            throw error == .notPKCS8PEM ? .notPKCS8PEM : .invalidKey
         }
         guard EVP_PKEY_is_a(key, "RSA") == 1, EVP_PKEY_get_bits(key) >= 2048 else {
             EVP_PKEY_free(key)

@@ -23,11 +23,9 @@ struct SecurityEventRules {
     func validate(_ claims: JSONObject, now: Int64) throws(TokenError) -> GoogleSecurityEventToken {
         try ClaimRules.checkIssuerAndAudience(
             claims, .google, issuers: issuers, audiences: audiences, what: "security event token")
-        guard let iat = claims["iat"]?.int64Value else {
-            throw .invalid("security event token has no integer issue time (iat)")
-        }
-        if iat > now &+ leeway { throw .invalid("security event token issue time (iat) is in the future") }
-        if now > iat &+ Self.maxAgeSeconds { throw .invalid("security event token is more than 30 days old") }
+        let iat = try ClaimRules.checkIssuedAt(
+            claims, now: now, leeway: leeway, maxAge: Self.maxAgeSeconds, maxAgeText: "30 days",
+            what: "security event token")
         guard let jti = claims["jti"]?.stringValue, !jti.isEmpty, jti.utf8.count <= Self.maxEventIDBytes,
             jti.utf8.allSatisfy(ASCII.isVisible)
         else { throw .invalid("security event token has no usable id (jti)") }

@@ -112,3 +112,20 @@ def via_url(emu, event: dict) -> tuple[int, dict, dict]:
     assert set(envelope) == {"success", "data", "meta"} or set(envelope) == {"success", "error", "meta"}
     assert envelope["meta"]["requestId"]
     return answer["statusCode"], answer["headers"], envelope
+
+
+def log_records(text: str, kind: str) -> list[dict]:
+    """The JSON records of a function's log that carry `kind` (`_aws`: the metric records, `audit`:
+    the audit lines)."""
+    out = []
+    for line in text.splitlines():
+        start = line.find("{")
+        if start < 0:
+            continue
+        try:
+            value = json.loads(line[start:])
+        except json.JSONDecodeError:
+            continue
+        if isinstance(value, dict) and kind in value:
+            out.append(value)
+    return out

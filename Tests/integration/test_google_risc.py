@@ -9,7 +9,7 @@ import time
 import uuid as uuidlib
 
 from authctl_support import own_bucket  # noqa: F401 (fixture)
-from service_support import apple_sub, code, google_sub, ok, refused, url_event, via_url
+from service_support import log_records, apple_sub, code, google_sub, ok, refused, url_event, via_url
 from signin_tools.standins.google_risc import SUBJECT_ISSUER, forged_key
 from signin_tools.standins.idp import SigningKey
 
@@ -20,20 +20,6 @@ def deliver(svc, token: str, function: str = "auth-link", content_type: str = "a
     event["headers"]["content-type"] = content_type
     status, _, envelope = via_url(svc.fn(function), event)
     return status, envelope
-
-
-def records(text: str, kind: str) -> list[dict]:
-    out = []
-    for line in text.splitlines():
-        start = line.find("{")
-        if start >= 0:
-            try:
-                value = json.loads(line[start:])
-            except json.JSONDecodeError:
-                continue
-            if isinstance(value, dict) and kind in value:
-                out.append(value)
-    return out
 
 
 def security_event_lines(text: str) -> list[dict]:
@@ -103,9 +89,9 @@ def test_sessions_revoked_ends_every_google_session_and_nothing_else(svc):
     ok(svc.refresh(refreshToken=ok(svc.refresh(refreshToken=fresh["refreshToken"]))["refreshToken"]))
     assert svc.read_object(f"notifications/google-risc/{jti}") is not None
     # audited and counted like Apple's events; never a sub in the log
-    audits = [r["audit"] for r in records(svc.fn("auth-link").logs(), "audit") if r["audit"]["serviceUserID"] == uuid]
+    audits = [r["audit"] for r in log_records(svc.fn("auth-link").logs(), "audit") if r["audit"]["serviceUserID"] == uuid]
     assert ("endSessions", "google", "sessions-revoked") in [(x["operation"], x["provider"], x["outcome"]) for x in audits]
-    emf = [r for r in records(svc.fn("auth-link").logs(), "_aws") if r["Operation"] == "googleSecurityEvent"]
+    emf = [r for r in log_records(svc.fn("auth-link").logs(), "_aws") if r["Operation"] == "googleSecurityEvent"]
     assert [r["Outcome"] for r in emf] == ["success", "success"] and "IdentitySuspensions" in emf[0]
     assert g not in svc.logs() and a not in svc.logs()
 
@@ -173,10 +159,10 @@ def test_hijacking_suspends_the_google_identity_until_account_enabled(svc):
     assert [p["type"] for p in apple["user"]["providers"]] == ["apple", "google"]
     ok(svc.refresh(refreshToken=data["refreshToken"]))
     assert svc.read_object(photo) is not None
-    audits = [r["audit"] for r in records(svc.fn("auth-link").logs(), "audit")]
+    audits = [r["audit"] for r in log_records(svc.fn("auth-link").logs(), "audit")]
     got = [(x["operation"], x["serviceUserID"], x["outcome"]) for x in audits if x["operation"] != "link"]
     assert ("suspendIdentity", uuid, "suspended") in got, got
-    emf = [r for r in records(svc.fn("auth-link").logs(), "_aws") if r["Operation"] == "googleSecurityEvent"]
+    emf = [r for r in log_records(svc.fn("auth-link").logs(), "_aws") if r["Operation"] == "googleSecurityEvent"]
     assert emf[-1]["IdentitySuspensions"] == 1
 
     # an older account-enabled (delivered late) does not lift it; the newer one does
@@ -192,7 +178,7 @@ def test_hijacking_suspends_the_google_identity_until_account_enabled(svc):
     ok(svc.refresh(refreshToken=back["refreshToken"]))
     for token in google_sessions:  # the sessions it ended stay ended
         refused(svc.refresh(refreshToken=token), "SESSION_INVALID", "a session the suspension ended, after the lift")
-    audits = [r["audit"] for r in records(svc.fn("auth-link").logs(), "audit")]
+    audits = [r["audit"] for r in log_records(svc.fn("auth-link").logs(), "audit")]
     assert ("suspendIdentity", uuid, "lifted") in [(x["operation"], x["serviceUserID"], x["outcome"]) for x in audits]
 
 
@@ -208,7 +194,7 @@ def test_a_hijacked_identity_no_account_holds_cannot_sign_up_or_be_linked(svc):
     holder = ok(svc.signin(provider="apple", idToken=svc.idp.apple_token(apple_sub())))
     refused(svc.link(refreshToken=holder["refreshToken"], provider="google", idToken=svc.idp.google_token(g)),
             "IDENTITY_SUSPENDED", "linking a suspended identity")
-    audits = [r["audit"] for r in records(svc.fn("auth-link").logs(), "audit")]
+    audits = [r["audit"] for r in log_records(svc.fn("auth-link").logs(), "audit")]
     assert ("suspendIdentity", None, "suspended") in [(x["operation"], x["serviceUserID"], x["outcome"]) for x in audits]
     deliver(svc, svc.risc.token("account-enabled", sub=g, iat=issued + 1))  # at the same second the suspension wins
     ok(svc.signin(provider="google", idToken=svc.idp.google_token(g)))

@@ -2,28 +2,13 @@
 and types this code does not know, and Family Sharing's FAMILY_REVOKE, through the real auth-link
 against moto, signed by the test PKI (signin_tools/standins/appstore_pki.py) in each shape.
 PYTEST_DONT_REWRITE."""
-import json
 import time
 import uuid as uuidlib
 
 from test_purchases import PRODUCT, account, claim, new_purchase_id, notify, pki, store  # noqa: F401 (fixtures)
-from service_support import ok, refused
+from service_support import log_records, ok, refused
 
 DAY_MS = 86_400_000
-
-
-def records(text: str, kind: str) -> list[dict]:
-    out = []
-    for line in text.splitlines():
-        start = line.find("{")
-        if start >= 0:
-            try:
-                value = json.loads(line[start:])
-            except json.JSONDecodeError:
-                continue
-            if isinstance(value, dict) and kind in value:
-                out.append(value)
-    return out
 
 
 def test_rescind_consent_is_verified_acknowledged_and_audited_and_changes_nothing(svc, store, pki):
@@ -39,12 +24,12 @@ def test_rescind_consent_is_verified_acknowledged_and_audited_and_changes_nothin
     status, envelope = notify(store, signed)
     assert (status, envelope.get("data")) == (200, {"status": "acknowledged"}), f"RESCIND_CONSENT: {status} {envelope}"
     assert svc.snapshot() == before, "RESCIND_CONSENT changed S3"
-    audits = [r["audit"] for r in records(store.logs(), "audit") if r["audit"]["operation"] == "rescindConsent"]
+    audits = [r["audit"] for r in log_records(store.logs(), "audit") if r["audit"]["operation"] == "rescindConsent"]
     assert len(audits) == 1, audits
     assert audits[0]["serviceUserID"] is None and audits[0]["outcome"] == "acknowledged"
     assert audits[0]["details"] == {"notificationUUID": note, "environment": "Production",
                                     "appTransactionId": "704089513299345761"}
-    emf = [r for r in records(store.logs(), "_aws") if r["Operation"] == "appStoreNotification"]
+    emf = [r for r in log_records(store.logs(), "_aws") if r["Operation"] == "appStoreNotification"]
     assert emf[-1]["ConsentRescinded"] == 1 and emf[-1]["Outcome"] == "success"
     # Its app data is still checked: another app's, or a nested app transaction that does not verify, is 400.
     for what, spec in {
