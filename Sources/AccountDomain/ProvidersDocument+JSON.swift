@@ -88,6 +88,10 @@ extension ProviderLink {
             ("linkID", linkID.map(JSONValue.string) ?? .null),
         ])
         if let emailDeliverable { o["emailDeliverable"] = .bool(emailDeliverable) }
+        if let sessionsNotBeforeMs {
+            o["sessionsNotBefore"] = .string(ISO8601.format(milliseconds: sessionsNotBeforeMs, fractional: true))
+        }
+        if let suspension { o["suspension"] = suspension.json }
         return .object(o)
     }
 
@@ -100,5 +104,13 @@ extension ProviderLink {
             linkedAt: linked, lastUsed: o["lastUsed"]?.stringValue ?? linked,
             isPrimary: o["isPrimary"]?.boolValue ?? false, linkID: o["linkID"]?.stringValue,
             emailDeliverable: o["emailDeliverable"]?.boolValue)
+        if let v = o["sessionsNotBefore"], v != .null {
+            guard let ms = v.stringValue.flatMap(ISO8601.parse) else { return nil }
+            sessionsNotBeforeMs = ms
+        }
+        if let v = o["suspension"], v != .null {
+            guard let parsed = IdentitySuspension(json: v) else { return nil }
+            suspension = parsed
+        }
     }
 }

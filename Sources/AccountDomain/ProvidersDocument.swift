@@ -79,11 +79,27 @@ package struct ProvidersDocument: Sendable, Equatable {
     /// Whether a session that signed in with `identity` may still act (docs/API.md: "sessions
     /// follow their identity"). Records from before sessions carried their identity match a
     /// listed link of their provider that predates link ids.
-    func lists(_ identity: SessionIdentity) -> Bool {
+    func lists(_ identity: SessionIdentity) -> Bool { listedLink(identity) != nil }
+
+    /// The entry a session that signed in with `identity` belongs to, if it is listed.
+    func listedLink(_ identity: SessionIdentity) -> ProviderLink? {
         guard let sub = identity.subject else {
-            return providers.contains { $0.type == identity.provider && $0.linkID == nil }
+            return providers.first { $0.type == identity.provider && $0.linkID == nil }
         }
-        return providers.contains { $0.type == identity.provider && $0.id == sub && $0.linkID == identity.linkID }
+        return providers.first { $0.type == identity.provider && $0.id == sub && $0.linkID == identity.linkID }
+    }
+
+    /// Whether `record`'s session may still act: its identity is listed (`lists`), not suspended,
+    /// and it signed in after that link's sessions were last ended (`sessionsNotBeforeMs`).
+    func accepts(_ record: SessionRecord) -> Bool {
+        guard let link = listedLink(record.identity), !link.isSuspended else { return false }
+        // A session signed in at the very millisecond its sessions were ended counts as ended.
+        return record.signInAtMs > (link.sessionsNotBeforeMs ?? .min)
+    }
+
+    /// Whether the listed `provider` identity `id` is suspended.
+    package func isSuspended(_ provider: IdentityProvider, id: String) -> Bool {
+        index(of: provider, id: id).map { providers[$0].isSuspended } ?? false
     }
 
     func index(of provider: IdentityProvider, id: String) -> Int? {
@@ -144,6 +160,16 @@ package struct ProviderLink: Sendable, Equatable {
     /// Apple's `email-disabled` / `email-enabled` notifications: whether mail to the relay
     /// address is delivered. Nil until Apple has said.
     package var emailDeliverable: Bool?
+    /// Sessions signed in with this link before this instant no longer work (Google's
+    /// `sessions-revoked`, `tokens-revoked`, `account-disabled`): one conditional write ends every
+    /// one of them at once, however many there are and whatever sign-in raced the event.
+    package var sessionsNotBeforeMs: Int64?
+    /// Google's suspension of this identity, as last applied here (`IdentitySuspension`); while
+    /// suspended, no session signed in with it works.
+    package var suspension: IdentitySuspension?
+
+    /// Whether sign-in with this link is suspended.
+    package var isSuspended: Bool { suspension?.suspended == true }
 
     init(
         type: IdentityProvider, id: String, email: String?, displayName: String?, linkedAt: String, lastUsed: String,

@@ -15,7 +15,9 @@ struct InvocationMetrics {
         case unclassified
     }
 
-    static let countNames = ["ReuseDetected", "SignUps", "Deletions", "PurchaseClaims"]
+    static let countNames = [
+        "ReuseDetected", "SignUps", "Deletions", "PurchaseClaims", "IdentitySuspensions", "ConsentRescinded",
+    ]
 
     var namespace: String
     var function: String

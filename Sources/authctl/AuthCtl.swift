@@ -19,7 +19,7 @@ struct AuthCtl: ParsableCommand {
             """,
         subcommands: [
             FindCommand.self, ShowCommand.self, SessionsCommand.self, DisableCommand.self, EnableCommand.self,
-            ExportCommand.self, DeleteCommand.self, CheckCommand.self, WhoamiCommand.self,
+            ExportCommand.self, DeleteCommand.self, CheckCommand.self, WhoamiCommand.self, GoogleRiscCommand.self,
         ])
 }
 

@@ -39,6 +39,27 @@ enum ShowTable {
             ])
         }
         out += table(rows)
+        // Google's word on its identities (issue 25): a suspension, and when their sessions were ended.
+        for p in json["providers"]?.arrayValue ?? [] {
+            let record = p["suspensionRecord"], entry = p["suspension"]
+            if let state = record ?? nil, state != .null {
+                let on = state["suspended"] == .bool(true)
+                out.append(
+                    "\(s(p["type"])) \(s(p["id"])): "
+                        + (on
+                            ? "SUSPENDED by Google (\(s(state["reason"]))) since \(s(state["changedAt"]))"
+                            : "suspension lifted \(s(state["changedAt"]))")
+                        + (entry?["suspended"] == state["suspended"]
+                            && entry?["eventIssuedAt"] == state["eventIssuedAt"]
+                            || (!on && (entry == nil || entry == .null))
+                            ? "" : " (the account's entry says otherwise: run check --repair)"))
+            }
+            if let ended = p["sessionsEndedAt"], ended != .null {
+                out.append(
+                    "\(s(p["type"])) \(s(p["id"])): sessions signed in before \(s(ended)) were ended by Google's events"
+                )
+            }
+        }
         out.append("")
         let live = (json["sessions"]?.arrayValue ?? []).filter { $0["live"] == .bool(true) }
         out.append("LIVE SESSIONS (\(live.count))")

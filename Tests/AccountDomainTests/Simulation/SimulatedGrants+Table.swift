@@ -49,6 +49,12 @@ extension SimulatedGrants {
                 SimulatedGrant(
                     actions: ["s3:GetObject"],
                     resources: [
+                        "$B/suspensions/google/*"
+                    ],
+                    prefix: nil),
+                SimulatedGrant(
+                    actions: ["s3:GetObject"],
+                    resources: [
                         "$B/deletions/*"
                     ],
                     prefix: nil),
@@ -155,6 +161,12 @@ extension SimulatedGrants {
                 SimulatedGrant(
                     actions: ["s3:GetObject", "s3:PutObject"],
                     resources: [
+                        "$B/suspensions/google/*"
+                    ],
+                    prefix: nil),
+                SimulatedGrant(
+                    actions: ["s3:GetObject", "s3:PutObject"],
+                    resources: [
                         "$B/notifications/*"
                     ],
                     prefix: nil),
@@ -188,6 +200,12 @@ extension SimulatedGrants {
                     actions: ["s3:GetObject", "s3:DeleteObject", "s3:DeleteObjectVersion"],
                     resources: [
                         "$B/purchases/apple/*"
+                    ],
+                    prefix: nil),
+                SimulatedGrant(
+                    actions: ["s3:GetObject"],
+                    resources: [
+                        "$B/suspensions/google/*"
                     ],
                     prefix: nil),
                 SimulatedGrant(
