@@ -170,7 +170,11 @@ extension AccountService {
             }
             acct = refreshLastUsed(acct, identity: identity, deadline: deadline)
         case .pending, .legacyUnlisted:
-            guard let completed = try completeLink(acct, m, identity, deadline: deadline) else {
+            // Disabled since this sign-in read the account: refused, its session record erased.
+            let completion = try refusingSession(record, deadline: deadline) { [acct] () throws(AccountError) in
+                try completeLink(acct, m, identity, deadline: deadline)
+            }
+            guard let completed = completion else {
                 try discard(m, key: key, session: record, deadline: deadline)
                 return .stale
             }
@@ -235,7 +239,8 @@ extension AccountService {
     }
 
     /// Lists an identity whose file names a pending link (its link stopped, or is still under way,
-    /// between the file and the listing) or predates link ids. Nil when it turns out stale.
+    /// between the file and the listing) or predates link ids. Nil when it turns out stale;
+    /// ACCOUNT_DISABLED, with nothing written, when the document it would list it in is disabled.
     func completeLink(
         _ account: Account, _ m: IdentityMapping, _ identity: VerifiedIdentity, deadline: Deadline
     ) throws(AccountError) -> Account? {
@@ -248,6 +253,7 @@ extension AccountService {
             switch doc.state(of: identity.provider, id: identity.subject, linkID: m.linkID) {
             case .active: return false
             case .pending:
+                try doc.refuseIfDisabled()
                 guard doc.activate(linkID: m.linkID!, nowMs: now, email: identity.email, displayName: identity.name)
                 else {
                     stale = true
@@ -255,6 +261,7 @@ extension AccountService {
                 }
                 return true
             case .legacyUnlisted:
+                try doc.refuseIfDisabled()
                 doc.providers.append(self.newLink(identity, linkID: nil, nowMs: now, primary: false))
                 doc.normalizePrimary()
                 return true
@@ -281,7 +288,8 @@ extension AccountService {
         do throws(AccountError) {
             return try updateProviders(account, deadline: deadline) {
                 (doc: inout ProvidersDocument) throws(AccountError) -> Bool in
-                guard !doc.isDeleted, needsWrite(doc), let i = doc.index(of: identity.provider, id: identity.subject)
+                guard !doc.isDeleted, !doc.isActiveButDisabled, needsWrite(doc),
+                    let i = doc.index(of: identity.provider, id: identity.subject)
                 else {
                     return false
                 }
