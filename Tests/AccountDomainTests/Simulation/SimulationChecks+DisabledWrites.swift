@@ -83,7 +83,9 @@ extension SimulationChecks {
                 let later = writes[(n + 1)...].prefix { $0.atMs <= r.endMs }
                 let providers = AccountKeys.providers(uuid)
                 guard !later.contains(where: { $0.key == providers && !Listing($0.after).isDisabled }) else { continue }
-                let left = (later.last { $0.key == w.key } ?? w).after != nil
+                // Its own file still there at its answer (not one another operation made since).
+                let last = later.last { $0.key == w.key } ?? w
+                let left = last.op == w.op && last.after != nil
                 let cleanAnswer = r.succeededOrFailed && !world.scheduler.faultedOps.contains(r.id)
                 if r.succeeded || (cleanAnswer && left) {
                     fail(
