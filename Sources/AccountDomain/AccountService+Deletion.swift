@@ -125,8 +125,9 @@ extension AccountService {
         }
     }
 
-    /// Removes every identity file (listed, pending or retired link) and purchase claim that
-    /// names the account, each exactly as read. True when a pending link's file was not there
+    /// Removes every identity file (listed, pending or retired link, or the former id of a re-key
+    /// not cleaned up), app-transfer file and purchase claim that names the account, each exactly
+    /// as read. True when a pending link's file was not there
     /// (yet): that link may still write it.
     @discardableResult
     func removeMappings(_ uuid: String, of account: Account, deadline: Deadline) throws(AccountError) -> Bool {
@@ -146,6 +147,7 @@ extension AccountService {
             doc.pending.map { AccountKeys.identity($0.type, $0.id) }
             + doc.retired.map { AccountKeys.identity($0.type, $0.id) }
         keys += doc.purchases.map(AccountKeys.purchaseClaim)
+        keys += doc.transferMappingKeys
         keys = Array(Set(keys)).sorted()
         var reads = Round()
         let slots = keys.map { reads.get($0) }

@@ -19,13 +19,17 @@ extension AccountService {
         let uuid = account.serviceUserID
         let now = environment.now()
         var committed = false
+        var transferKeys: [String] = []
         var account = try updateProviders(account, deadline: deadline) {
             (doc: inout ProvidersDocument) throws(AccountError) -> Bool in
             committed = false
+            transferKeys = []
             guard !doc.isDeleted else { throw .sessionInvalid(reason: "the account was deleted") }
             if let i = doc.providers.firstIndex(where: { named($0.type, $0.id) }) {
                 guard doc.providers.count > 1 else { throw .lastProvider }
                 let link = doc.providers.remove(at: i)
+                // Its app-transfer files sign nothing in once it is gone (contract v4): removed below.
+                transferKeys = link.transfers.map { AccountKeys.appleTransfer($0.sub) }
                 doc.retire(provider, id: link.id, linkID: link.linkID, nowMs: now)
                 doc.normalizePrimary()
                 committed = true
@@ -45,6 +49,7 @@ extension AccountService {
         let retired = account.providers.retired.filter { $0.type == provider }
         var reads = Round()
         let slots = retired.map { reads.get(AccountKeys.identity(provider, $0.id)) }
+        let transferSlots = transferKeys.map { reads.get($0) }
         let answers = backend.run(reads, deadline: deadline)
         var deletes = Round()
         var deleteSlots: [Round.Slot<S3DeleteOutcome>] = []
@@ -53,6 +58,10 @@ extension AccountService {
             guard let file = try mapping(answers.value(slot), key: key), file.uuid == uuid, file.linkID == link.linkID
             else { continue }
             deleteSlots.append(deletes.delete(key, identityDelete(file)))
+        }
+        for (key, slot) in zip(transferKeys, transferSlots) {
+            guard let file = try mapping(answers.value(slot), key: key), file.uuid == uuid else { continue }
+            _ = deletes.delete(key, identityDelete(file))  // best effort: check removes what stays
         }
         if !committed && deleteSlots.isEmpty { throw .providerNotLinked }
         let primary = account.providers.primaryProvider

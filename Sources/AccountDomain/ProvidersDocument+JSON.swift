@@ -88,6 +88,8 @@ extension ProviderLink {
             ("linkID", linkID.map(JSONValue.string) ?? .null),
         ])
         if let emailDeliverable { o["emailDeliverable"] = .bool(emailDeliverable) }
+        if !formerIDs.isEmpty { o["formerIDs"] = .array(formerIDs.map(JSONValue.string)) }
+        if !transfers.isEmpty { o["transfers"] = .array(transfers.map(\.json)) }
         return .object(o)
     }
 
@@ -100,5 +102,13 @@ extension ProviderLink {
             linkedAt: linked, lastUsed: o["lastUsed"]?.stringValue ?? linked,
             isPrimary: o["isPrimary"]?.boolValue ?? false, linkID: o["linkID"]?.stringValue,
             emailDeliverable: o["emailDeliverable"]?.boolValue)
+        for item in o["formerIDs"]?.arrayValue ?? [] {
+            guard let id = item.stringValue else { return nil }
+            formerIDs.append(id)
+        }
+        for item in o["transfers"]?.arrayValue ?? [] {
+            guard let transfer = PreparedTransfer(json: item) else { return nil }
+            transfers.append(transfer)
+        }
     }
 }

@@ -65,10 +65,19 @@ package struct ProvidersDocument: Sendable, Equatable {
         case legacyUnlisted
         /// Unlinked, or never completed and since abandoned: the file is a leftover.
         case stale
+        /// The new identity file of an app transfer's re-key whose providers.json write has not
+        /// happened yet (contract v4): the file's link id is listed under the old id with the
+        /// transfer the file names, not yet re-keyed. Whoever meets it finishes the re-key.
+        case rekeying
     }
 
-    func state(of provider: IdentityProvider, id: String, linkID: String?) -> LinkState {
+    /// Where the identity file (`provider`, `id`, written with `linkID` and, for a re-key, the
+    /// `transferSub` it came from) stands in this document.
+    func state(of provider: IdentityProvider, id: String, linkID: String?, transferSub: String? = nil) -> LinkState {
         if providers.contains(where: { $0.type == provider && $0.id == id && $0.linkID == linkID }) { return .active }
+        if let transferSub, rekeyable(provider, linkID: linkID, transferSub: transferSub) != nil {
+            return .rekeying
+        }
         guard let linkID else {
             return providers.contains(where: { $0.type == provider }) ? .stale : .legacyUnlisted
         }
@@ -79,11 +88,18 @@ package struct ProvidersDocument: Sendable, Equatable {
     /// Whether a session that signed in with `identity` may still act (docs/API.md: "sessions
     /// follow their identity"). Records from before sessions carried their identity match a
     /// listed link of their provider that predates link ids.
+    ///
+    /// A link an app transfer re-keyed keeps its link id and its former ids (`formerIDs`), so a
+    /// session signed in before the transfer still follows it; an unlink removes the link with
+    /// its former ids, and a later link of the same identity has a new link id, so nothing revives
+    /// a session of an unlinked identity.
     func lists(_ identity: SessionIdentity) -> Bool {
         guard let sub = identity.subject else {
             return providers.contains { $0.type == identity.provider && $0.linkID == nil }
         }
-        return providers.contains { $0.type == identity.provider && $0.id == sub && $0.linkID == identity.linkID }
+        return providers.contains {
+            $0.type == identity.provider && $0.linkID == identity.linkID && ($0.id == sub || $0.formerIDs.contains(sub))
+        }
     }
 
     func index(of provider: IdentityProvider, id: String) -> Int? {
@@ -144,6 +160,12 @@ package struct ProviderLink: Sendable, Equatable {
     /// Apple's `email-disabled` / `email-enabled` notifications: whether mail to the relay
     /// address is delivered. Nil until Apple has said.
     package var emailDeliverable: Bool?
+    /// The ids this link had before an app transfer re-keyed it (contract v4), oldest first: a
+    /// session signed in with one of them still follows this link (same link id), and nothing else
+    /// signs in with them any more.
+    package var formerIDs: [String] = []
+    /// App transfers prepared for this link (Apple only; see `PreparedTransfer`).
+    var transfers: [PreparedTransfer] = []
 
     init(
         type: IdentityProvider, id: String, email: String?, displayName: String?, linkedAt: String, lastUsed: String,
