@@ -160,11 +160,41 @@ extension AccountService {
             }
             if gone { outcomes[i] = .skip("the identity was unlinked or its account deleted meanwhile") }
         }
+        var written: [Int] = []
         for (i, (candidate, transferSub)) in items.enumerated() where outcomes[i] == nil {
             outcomes[i] = try writeTransferFile(candidate, transferSub, team: team, deadline: deadline)
             if case .already = outcomes[i]!, wrote[i] { outcomes[i] = .done }
+            if case .done = outcomes[i]! { written.append(i) }
+        }
+        try takeBackFilesOfDeletedAccounts(written.map { items[$0] }, deadline: deadline) { k in
+            outcomes[written[k]] = .skip("the account was deleted meanwhile")
         }
         return outcomes.map { $0! }
+    }
+
+    /// A transfer file created after its account's deletion committed (the deletion read the
+    /// transfer on the link before the file existed) is taken back at once, as a purchase claim
+    /// is (`confirmNotDeleted`): the accounts are read again after the files were written.
+    private func takeBackFilesOfDeletedAccounts(
+        _ items: [(TransferCandidate, String)], deadline: Deadline, taken: (Int) -> Void
+    ) throws(AccountError) {
+        var reads = Round()
+        let slots = items.map { reads.get(AccountKeys.providers($0.0.account.serviceUserID)) }
+        let answers = backend.run(reads, deadline: deadline)
+        for (k, ((candidate, transferSub), slot)) in zip(items, slots).enumerated() {
+            let key = AccountKeys.providers(candidate.account.serviceUserID)
+            let doc = try answers.value(slot).map { (o: S3Object) throws(AccountError) in
+                try decodeDocument(o.body, key: key, ProvidersDocument.init(json:))
+            }
+            guard doc?.isDeleted ?? true else { continue }
+            let fileKey = AccountKeys.appleTransfer(transferSub)
+            if let file = try mapping(backend.get(fileKey, deadline: deadline), key: fileKey),
+                file.uuid == candidate.account.serviceUserID
+            {
+                _ = try backend.delete(fileKey, identityDelete(file), deadline: deadline)
+            }
+            taken(k)
+        }
     }
 
     /// The transfer file, create-only. `.already` when it is there naming this account.
