@@ -139,9 +139,16 @@ extension AccountService {
     ) throws(AccountError) -> Bool {
         // A claim older than any invocation can run belongs to a link that is over.
         let now = environment.now()
+        // Likewise a transfer the operator's `prepare` recorded whose file is not there yet: that
+        // run may still write it (contract v4; it takes back a file it finds deleted, unless it
+        // stops first).
         let pendingKeys = Set(
             doc.pending.filter { $0.sinceMs + AccountService.linkSettleMs > now }
-                .map { AccountKeys.identity($0.type, $0.id) })
+                .map { AccountKeys.identity($0.type, $0.id) }
+                + doc.providers.flatMap { link in
+                    link.transfers.filter { $0.rekeyedFrom == nil && $0.atMs + AccountService.linkSettleMs > now }
+                        .map { AccountKeys.appleTransfer($0.sub) }
+                })
         var keys = doc.providers.map { AccountKeys.identity($0.type, $0.id) }
         keys +=
             doc.pending.map { AccountKeys.identity($0.type, $0.id) }

@@ -56,6 +56,9 @@ extension AccountService {
         // 1. The new identity file.
         let key = AccountKeys.identity(.apple, newSub)
         var created: IdentityMapping?
+        // The new file as this re-key knows it (its ETag or version), so that a later discard
+        // removes exactly it and never another account's file written since.
+        var known = file
         if file == nil || file?.uuid != uuid || file?.linkID != link.linkID {
             let put = identityPut(key, uuid: uuid, linkID: link.linkID, transferSub: transferSub)
             switch try backend.put(put, deadline: deadline) {
@@ -63,11 +66,13 @@ extension AccountService {
                 created = IdentityMapping(
                     uuid: uuid, linkID: link.linkID, transferSub: transferSub,
                     object: S3Object(body: put.body, etag: etag, contentType: put.contentType))
+                known = created
             case .preconditionFailed:
                 // Another device's re-key, or this write's own lost answer: the same account and link.
                 guard let there = try mapping(backend.get(key, deadline: deadline), key: key), there.uuid == uuid,
                     there.linkID == link.linkID
                 else { return .subTaken }
+                known = there
             }
         }
 
@@ -101,8 +106,8 @@ extension AccountService {
 
         // 3. The clean-up.
         let cleaned = try finishRekeys(moved, deadline: deadline)
-        return .rekeyed(
-            cleaned, IdentityMapping(uuid: uuid, linkID: link.linkID, transferSub: transferSub, object: nil))
+        guard let known else { throw .internalError("the re-key lost track of its identity file") }
+        return .rekeyed(cleaned, known)
     }
 
     /// Removes a new identity file this re-key created and that does not apply (exactly that file).

@@ -43,9 +43,11 @@ struct SimulationChecks {
         deletedAccountsUnmapped(phase: "after the scheduled runs", answeredOnly: false, strict: true)
         purchases()
         sessions()
+        transferSignIns()
         settle()
         state(strict: true, phase: "after repair")
         purchaseStates(phase: "after repair")
+        transferFilesSettled()
         deletionsComplete()
         return violations
     }
@@ -161,7 +163,9 @@ struct SimulationChecks {
             }
             if r.succeeded, let target = r.linked, let s = r.session,
                 let doc = providers(s.uuid),
-                !doc.active.contains(where: { $0.type == target.provider.rawValue && $0.id == target.sub }),
+                !doc.active.contains(where: {
+                    $0.type == target.provider.rawValue && ($0.id == target.sub || $0.formerIDs.contains(target.sub))
+                }),
                 !doc.retired.contains(where: { $0.type == target.provider.rawValue && $0.id == target.sub })
             {
                 fail("op \(r.id): link of \(target) answered success, but it is not listed and no unlink retired it")
@@ -219,7 +223,7 @@ struct SimulationChecks {
                 }
             }
         }
-        for id in SimIdentity.universe {
+        for id in SimIdentity.all {
             guard let file = identityFile(id) else { continue }
             if deleted.contains(file.uuid) {
                 if strict { fail("\(phase): \(id) still names deleted account \(file.uuid.prefix(8))") }
@@ -246,7 +250,7 @@ struct SimulationChecks {
             let live =
                 stored.map {
                     !$0.revoked && now < $0.expiresAtMs
-                        && (providers(s.uuid)?.lists(s.identity, linkID: $0.linkID) ?? false)
+                        && (providers(s.uuid)?.follows(s.identity, linkID: $0.linkID) ?? false)
                 } ?? false
             let tokens = Array(Set(s.delivered)).sorted()
             let working = tokens.filter { t in
@@ -289,7 +293,7 @@ struct SimulationChecks {
 
     private mutating func settle() {
         let service = world.settleService()
-        for id in SimIdentity.universe {
+        for id in SimIdentity.all {
             let expected = expectedOwner(id)
             do throws(AccountError) {
                 let out = try service.signIn(
@@ -310,10 +314,16 @@ struct SimulationChecks {
 
     /// The account a sign-in with `id` must reach, from the state alone.
     func expectedOwner(_ id: SimIdentity) -> String? {
-        guard let file = identityFile(id) else { return nil }
+        guard let file = identityFile(id) else { return transferOwner(id) }
         if deletedAccounts.contains(file.uuid) || s3.current(AccountKeys.deletion(file.uuid)) != nil { return nil }
         guard let doc = providers(file.uuid) else { return file.uuid }  // half-made: completed
         if doc.lists(id, linkID: file.linkID) { return file.uuid }
+        // An app transfer's re-key that stopped after its new file: finished (contract v4).
+        if let t = s3.current(id.key)?.metadata.first(where: { $0.0 == AccountKeys.transferSubMetadata })?.1,
+            doc.prepared(t, linkID: file.linkID)
+        {
+            return file.uuid
+        }
         // A link that stopped after its identity file: completed, if its provider's slot is free.
         let slotFree = !doc.active.contains { $0.type == id.provider.rawValue }
         if let linkID = file.linkID, doc.pending.contains(where: { $0.linkID == linkID && $0.id == id.sub }) {
@@ -329,6 +339,9 @@ struct StoredAccount {
         var type: String
         var id: String
         var linkID: String?
+        var formerIDs: [String] = []
+        /// Prepared app transfers: (transfer_sub, rekeyedFrom).
+        var transfers: [(String, String?)] = []
     }
 
     var active: [Entry] = []
@@ -342,7 +355,12 @@ struct StoredAccount {
                 guard let e = item.objectValue, let t = e["type"]?.stringValue, let id = e["id"]?.stringValue else {
                     return nil
                 }
-                return Entry(type: t, id: id, linkID: e["linkID"]?.stringValue)
+                return Entry(
+                    type: t, id: id, linkID: e["linkID"]?.stringValue,
+                    formerIDs: (e["formerIDs"]?.arrayValue ?? []).compactMap(\.stringValue),
+                    transfers: (e["transfers"]?.arrayValue ?? []).compactMap { t in
+                        t["sub"]?.stringValue.map { ($0, t["rekeyedFrom"]?.stringValue) }
+                    })
             }
         }
         active = entries("providers")
@@ -350,8 +368,24 @@ struct StoredAccount {
         retired = entries("retired")
     }
 
+    /// Whether an identity file of `id` with `linkID` is listed: the link's current id only.
     func lists(_ id: SimIdentity, linkID: String?) -> Bool {
         active.contains { $0.type == id.provider.rawValue && $0.id == id.sub && $0.linkID == linkID }
+    }
+
+    /// Whether a session signed in with `id` under `linkID` still follows a listed link: its
+    /// current id or one an app transfer re-keyed it from (contract v4), the same link id.
+    func follows(_ id: SimIdentity, linkID: String?) -> Bool {
+        active.contains {
+            $0.type == id.provider.rawValue && $0.linkID == linkID && ($0.id == id.sub || $0.formerIDs.contains(id.sub))
+        }
+    }
+
+    /// Whether the Apple link `linkID` is prepared for the transfer `t` and not re-keyed yet.
+    func prepared(_ t: String, linkID: String?) -> Bool {
+        active.contains {
+            $0.type == "apple" && $0.linkID == linkID && $0.transfers.contains { $0.0 == t && $0.1 == nil }
+        }
     }
 }
 
