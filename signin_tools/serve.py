@@ -88,6 +88,11 @@ class FunctionURLServer:
             self.trail.clear()
             self.faults.clear()
 
+    def clear_faults(self) -> None:
+        """Disarms the faults not used yet (the counts and the trail stay)."""
+        with self.lock:
+            self.faults.clear()
+
     def inject(self, kind: str, function: str = "auth-refresh", action: str = "refresh", times: int = 1, **kw) -> None:
         """kind: "drop" (the function runs, its answer never reaches the client), "delay" (the
         answer waits `seconds` after the function answered), "corrupt" (the function runs, the

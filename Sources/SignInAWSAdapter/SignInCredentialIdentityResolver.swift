@@ -15,7 +15,9 @@
 // Always pass the resolver: the default chain (environment, profile, IMDS) is useless on a phone.
 // The SDK asks for an identity on EVERY request attempt and keeps no cache, so `getIdentity` is a
 // cached read of the session's credentials (refreshed within `credentialsMargin`, 5 minutes by
-// default, joining the one refresh in flight). The SDK never retries S3's `ExpiredToken`:
+// default, joining the one refresh in flight), their expiration moved onto the device's clock (the
+// SDK compares it with the device's: a clock hours ahead would see them expired at every request,
+// one behind would keep expired ones). The SDK never retries S3's `ExpiredToken`:
 // `withCredentials(retryingOnceIf:)` refreshes once (many failing uploads make one refresh) and
 // runs the body again.
 import AWSClientRuntime
@@ -36,12 +38,14 @@ public struct SignInCredentialIdentityResolver: AWSCredentialIdentityResolver {
     // calls `getIdentity` again: an endless recursion.
     public func getIdentity(identityProperties: Smithy.Attributes?) async throws -> AWSCredentialIdentity {
         let credentials = try await session.credentials()
+        // The SDK judges `expiration` with the device's clock; the credentials' is the server's.
+        let expiration = await session.deviceTime(forServerTime: credentials.expiration)
         // The initializer's order: expiration comes before sessionToken.
         return AWSCredentialIdentity(
             accessKey: credentials.accessKeyId,
             secret: credentials.secretAccessKey,
             accountID: nil,
-            expiration: credentials.expiration,
+            expiration: expiration,
             sessionToken: credentials.sessionToken
         )
     }

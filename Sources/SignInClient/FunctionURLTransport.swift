@@ -8,43 +8,54 @@ import FoundationNetworking
 ///
 /// An attempt is never abandoned before the function's own timeout has passed: one abandoned
 /// sooner could still reach the function after its retry and rotate the token again, superseding
-/// the one the app kept (docs/client.md, "Timeouts"). So every bound on an attempt (URLSession's
-/// per-request idle timeout, which on Darwin restarts at every byte received; its whole-resource
-/// timeout) is `functionTimeout + networkAllowance`, and a task deadline one second later is the
-/// backstop over the exchange (later, not equal: FoundationNetworking can hang when a cancel races
-/// its own timeout).
+/// the one the app kept (docs/client.md, "Timeouts"). So no bound on an attempt (the request's
+/// idle timeout, which on Darwin restarts at every byte received; the session's per-request and
+/// whole-resource timeouts) is below that function's timeout + `networkAllowance`, and a task
+/// deadline one second later is the backstop over the exchange (later, not equal:
+/// FoundationNetworking can hang when a cancel races its own timeout).
 public struct FunctionURLTransport: SignInTransport {
     public var urls: [SignInFunction: URL]
     public var session: URLSession
-    /// The functions' `Timeout` (template.yaml: 10 s); set it if your deployment changed it.
-    public var functionTimeout: TimeInterval
+    /// Each function's `Timeout`, by default template.yaml's (`SignInFunction.templateTimeout`: 10 s,
+    /// 30 s for auth-link); set the ones your deployment changed.
+    public var functionTimeouts: [SignInFunction: TimeInterval]
     /// Time for the request and the answer to cross the network and Lambda's front door.
     public var networkAllowance: TimeInterval
-    /// How long one attempt may take before it is given up: never less than the function's timeout.
-    public var attemptTimeout: TimeInterval { functionTimeout + max(0, networkAllowance) }
 
     public init(
-        signIn: URL, refresh: URL, link: URL, session: URLSession? = nil, functionTimeout: TimeInterval = 10,
-        networkAllowance: TimeInterval = 5
+        signIn: URL, refresh: URL, link: URL, session: URLSession? = nil,
+        functionTimeouts: [SignInFunction: TimeInterval] = [:], networkAllowance: TimeInterval = 5
     ) {
         self.urls = [.signin: signIn, .refresh: refresh, .link: link]
-        self.functionTimeout = functionTimeout
+        self.functionTimeouts = functionTimeouts
         self.networkAllowance = networkAllowance
         if let session {
             self.session = session
         } else {
+            // The session's bounds fit the longest attempt; each request carries its function's own.
+            let longest =
+                SignInFunction.allCases.map {
+                    (functionTimeouts[$0] ?? $0.templateTimeout) + max(0, networkAllowance)
+                }.max() ?? 0
             let configuration = URLSessionConfiguration.ephemeral
             configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
             configuration.urlCache = nil
             configuration.httpCookieStorage = nil
-            configuration.timeoutIntervalForRequest = functionTimeout + max(0, networkAllowance)
-            configuration.timeoutIntervalForResource = functionTimeout + max(0, networkAllowance)
+            configuration.timeoutIntervalForRequest = longest
+            configuration.timeoutIntervalForResource = longest
             self.session = URLSession(configuration: configuration)
         }
     }
 
+    /// How long one attempt at `function` may take before it is given up: never less than the
+    /// function's timeout.
+    public func attemptTimeout(for function: SignInFunction) -> TimeInterval {
+        (functionTimeouts[function] ?? function.templateTimeout) + max(0, networkAllowance)
+    }
+
     public func send(_ event: Data, to function: SignInFunction) async throws -> TransportAnswer {
         guard let url = urls[function] else { throw SignInError.offline(detail: "no URL for \(function.rawValue)") }
+        let attemptTimeout = attemptTimeout(for: function)
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: attemptTimeout)
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")

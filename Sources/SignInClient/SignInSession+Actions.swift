@@ -24,6 +24,7 @@ extension SignInSession {
         generation &+= 1
         flight = nil
         lane = nil
+        currentSessionId = nil
         loadState = .loaded
         endedToken = nil
         persist(next, evenIfReadOnly: true)
@@ -32,23 +33,40 @@ extension SignInSession {
         return SignInResult(isNewUser: answer.isNewUser, user: answer.user, storage: answer.storage)
     }
 
-    /// Signs out here at once (nothing stored, `signedOut(.userSignedOut)`), then tells the server;
-    /// returns whether the server confirmed (false when offline: the session then simply expires).
+    /// Signs out here at once (nothing stored, `signedOut(.userSignedOut)`, even while the store
+    /// cannot be read: the user asked to be out), then tells the server; returns whether the server
+    /// confirmed (false when offline, or with no token it may present: the session then simply
+    /// expires there). Never presents a token whose refresh answer was lost past its window (that
+    /// could be reuse); a read-only process presents only the token its store holds now.
     @discardableResult
     public func signOut() async -> Bool {
         try? loadIfNeeded()
-        if configuration.refreshPolicy == .readOnly { try? adoptStoredSession() }  // the token the store holds now
-        guard let token = session?.refreshToken else { return false }
+        var presentable = session
+        if configuration.refreshPolicy == .readOnly {
+            do throws(SignInError) {
+                try adoptStoredSession()
+                presentable = session
+            } catch {
+                // The store's token while the app settles it (judged below); none when unreadable or empty.
+                presentable = error == .refreshNotAllowed ? session : nil
+            }
+        }
+        guard session != nil || loadState == .unreadable else { return false }
+        let token = presentable.flatMap { mayPresent($0) ? $0.refreshToken : nil }
         end(.userSignedOut)
+        guard let token else { return false }
         let request = SessionRequest(refreshToken: token, action: .signout)
         return (try? await call(.refresh, request, action: "signout", as: SignedOut.self))?.payload.signedOut ?? false
     }
 
     /// The account's live sessions, newest first (`current` marks this one).
     public func sessions() async throws(SignInError) -> [SessionSummary] {
-        try await withToken(.refresh, action: "list", as: SessionList.self) {
+        let asked = generation
+        let sessions = try await withToken(.refresh, action: "list", as: SessionList.self) {
             SessionRequest(refreshToken: $0, action: .list)
         }.sessions
+        if asked == generation, let current = sessions.first(where: \.current) { currentSessionId = current.sessionId }
+        return sessions
     }
 
     /// Ends every other session of the account; returns how many. Needs a recent sign-in.
@@ -59,11 +77,13 @@ extension SignInSession {
         }.signedOut
     }
 
-    /// Ends one session of the account by its `sessionId` (this one: same as `signOut()`).
+    /// Ends one session of the account by its `sessionId`; this one's (marked `current` by
+    /// `sessions()`) signs out here too, as `signOut()` does.
     public func signOut(sessionId: String) async throws(SignInError) {
         _ = try await withToken(.refresh, action: "signoutSession", as: SignedOut.self) {
             SessionRequest(refreshToken: $0, action: .signoutSession, sessionId: sessionId)
         }
+        if sessionId == currentSessionId, session != nil { end(.userSignedOut) }
     }
 
     /// Links a second provider. Needs a recent sign-in (`reauthenticateThenRetry` otherwise).

@@ -15,6 +15,15 @@ extension SignInSession {
         try await validSession(force: true, replacing: stale.accessKeyId).credentials
     }
 
+    /// `serverTime` (a time on the server's clock, such as `TemporaryCredentials.expiration`) on
+    /// this device's clock, by the offset measured at the last answer. For code that judges expiry
+    /// with the device's clock: aws-sdk-swift's `AWSCredentialIdentity.expiration` (a device clock
+    /// hours ahead would otherwise see fresh credentials as expired, one behind keep expired ones).
+    public func deviceTime(forServerTime serverTime: Date) -> Date {
+        try? loadIfNeeded()
+        return serverTime.addingTimeInterval(-(session?.serverClockOffset ?? 0))
+    }
+
     /// Runs `body` with the current credentials; if it throws an error `isExpiredCredentials`
     /// recognises (S3's `ExpiredToken`), refreshes once and runs it again. Other errors pass through.
     public func withCredentials<T: Sendable>(

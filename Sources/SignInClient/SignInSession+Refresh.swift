@@ -57,7 +57,13 @@ extension SignInSession {
     /// A refresh whose answer was not read, still inside the window where its token may be
     /// presented again: settle it now (the same token, a new answer) rather than at expiry.
     func isUnsettled(_ session: StoredSession) -> Bool {
-        guard configuration.refreshPolicy == .refreshes, let since = session.unansweredSince else { return false }
+        configuration.refreshPolicy == .refreshes && session.unansweredSince != nil && mayPresent(session)
+    }
+
+    /// Whether `session`'s token may be presented now: no refresh of it went unanswered, or the
+    /// first that did started less than `refreshRetryWindow` ago (a clock gone back: past it).
+    func mayPresent(_ session: StoredSession) -> Bool {
+        guard let since = session.unansweredSince else { return true }
         let elapsed = configuration.clock().timeIntervalSince(since)
         return elapsed >= 0 && elapsed < configuration.refreshRetryWindow
     }
@@ -159,9 +165,7 @@ extension SignInSession {
     /// Throws unless `token` may be presented now: a token with an unanswered attempt only inside
     /// the retry window of it (the server's grace); past it the session ends here, unpresented.
     func presentable(_ token: String) throws(SignInError) {
-        guard let current = session, current.refreshToken == token, let since = current.unansweredSince else { return }
-        let elapsed = configuration.clock().timeIntervalSince(since)
-        if elapsed >= 0 && elapsed < configuration.refreshRetryWindow { return }  // a clock gone back: past it
+        guard let current = session, current.refreshToken == token, !mayPresent(current) else { return }
         end(.sessionEnded)
         throw .notSignedIn
     }

@@ -34,6 +34,8 @@ public actor SignInSession {
     /// A read-only process: the token whose session ended here (a definitive answer to it). The
     /// shared store may still hold it until the app (its owner) clears it; it is not adopted again.
     var endedToken: String?
+    /// The `sessionId` the last `sessions()` marked `current`: `signOut(sessionId:)` of it signs out here too.
+    var currentSessionId: String?
 
     public init(configuration: SignInConfiguration) {
         self.configuration = configuration
@@ -145,6 +147,7 @@ public actor SignInSession {
         generation &+= 1
         flight = nil
         lane = nil  // the old session's calls drop their answers; the next session waits for none
+        currentSessionId = nil
         session = nil
         loadState = .absent
         persist(nil)

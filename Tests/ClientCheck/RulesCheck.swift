@@ -18,6 +18,27 @@ func rulesCheck(_ harness: Harness) async throws -> [String: Any]? {
     case "app-list":
         return ["sessions": try await harness.session().sessions().count]
 
+    case "app-try":
+        // The main app at a later launch: a refresh, then (with `--list yes`) a list; their outcomes,
+        // failures included, what the store holds after, and the states published.
+        let session = harness.session()
+        let log = await StateLog.watching(session)
+        var outcomes: [String] = []
+        do {
+            try await session.refresh()
+            outcomes.append("refreshed")
+        } catch { outcomes.append(errorName(error)) }
+        if harness.arguments["list"] == "yes" {
+            do { outcomes.append("listed \(try await session.sessions().count)") } catch {
+                outcomes.append(errorName(error))
+            }
+        }
+        let ended = outcomes.contains("notSignedIn")
+        return [
+            "outcomes": outcomes, "storeHasSession": harness.storedData() != nil,
+            "states": ended ? await log.namesOnceSignedOut() : await log.names,
+        ]
+
     case "extension":
         // A read-only process over the app's store: reads it once, then lists the account's sessions
         // at every "go" line on stdin (the test rotates the token from another process in between).

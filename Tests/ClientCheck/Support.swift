@@ -99,15 +99,17 @@ struct Harness {
         store = FlakyStore(path: arguments["store"])
     }
 
-    /// The default transport (the functions' 10 s timeout plus 5 s), unless a scenario shortens it.
+    /// The default transport (the functions' timeouts, template.yaml's, plus 5 s), unless a scenario
+    /// shortens them.
     func transport(
-        functionTimeout: TimeInterval = 10, allowance: TimeInterval = 5, refresh: URL? = nil
+        functionTimeout: TimeInterval? = nil, allowance: TimeInterval = 5, refresh: URL? = nil
     )
         -> FunctionURLTransport
     {
         FunctionURLTransport(
             signIn: arguments.url("signin"), refresh: refresh ?? arguments.url("refresh"), link: arguments.url("link"),
-            functionTimeout: functionTimeout, networkAllowance: allowance)
+            functionTimeouts: functionTimeout.map { t in [.signin: t, .refresh: t, .link: t] } ?? [:],
+            networkAllowance: allowance)
     }
 
     /// `--window` shortens the retry window when the test shortened the server's grace.
@@ -135,6 +137,7 @@ func errorName(_ error: SignInError) -> String {
     case .unavailable(let status): return "unavailable(\(status))"
     case .malformedAnswer(_, let path, _): return "malformed(\(path))"
     case .sessionChanged: return "sessionChanged"
+    case .notSignedIn: return "notSignedIn"
     default: return "\(error)"
     }
 }

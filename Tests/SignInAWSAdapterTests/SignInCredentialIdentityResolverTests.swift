@@ -42,7 +42,22 @@ import Testing
         let resolver: any AWSCredentialIdentityResolver = SignInCredentialIdentityResolver(session: session)
         let identity = try await resolver.getIdentity(identityProperties: nil)
         #expect(identity.accessKey == "ASIA" && identity.secret == "secret" && identity.sessionToken == "token")
-        #expect(identity.expiration == (try await session.credentials()).expiration)
+        #expect(identity.expiration != nil)
+    }
+
+    /// The SDK compares `expiration` with the device's clock; the session's credentials carry the
+    /// server's. With the device two hours ahead, the server's expiration (an hour from now on the
+    /// server) would read as an hour ago, and two hours behind, as three hours away.
+    @Test(arguments: [7200.0, -7200.0]) func theExpirationIsOnTheDevicesClock(deviceAhead: Double) async throws {
+        let session = SignInSession(
+            configuration: SignInConfiguration(
+                transport: OneSession(), store: InMemorySessionStore(),
+                clock: { Date().addingTimeInterval(deviceAhead) }))
+        _ = try await session.signIn(with: .apple, idToken: "id")
+        let identity = try await SignInCredentialIdentityResolver(session: session).getIdentity(identityProperties: nil)
+        let left = try #require(identity.expiration).timeIntervalSince(Date().addingTimeInterval(deviceAhead))
+        #expect(abs(left - 3600) < 60, "expires in \(left) s by the device's clock")
+        #expect(try await session.credentials().expiration.timeIntervalSinceNow > 3500)  // the server's, kept
     }
 
     struct S3Error: AWSServiceError, Error {

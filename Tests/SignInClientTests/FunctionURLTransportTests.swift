@@ -15,18 +15,39 @@ import FoundationNetworking
 
     @Test(arguments: [10.0, 3, 30]) func everyBoundOnAnAttemptOutlastsTheFunctionsTimeout(functionTimeout: Double) {
         let transport = FunctionURLTransport(
-            signIn: Self.url, refresh: Self.url, link: Self.url, functionTimeout: functionTimeout)
+            signIn: Self.url, refresh: Self.url, link: Self.url,
+            functionTimeouts: [.signin: functionTimeout, .refresh: functionTimeout, .link: functionTimeout])
         let configuration = transport.session.configuration
-        #expect(transport.attemptTimeout > functionTimeout)  // the task deadline is a second later still
-        #expect(configuration.timeoutIntervalForRequest >= transport.attemptTimeout)  // idle, per byte on Darwin
-        #expect(configuration.timeoutIntervalForResource >= transport.attemptTimeout)  // the whole exchange
+        for function in SignInFunction.allCases {
+            let attempt = transport.attemptTimeout(for: function)
+            #expect(attempt > functionTimeout)  // the task deadline is a second later still
+            #expect(configuration.timeoutIntervalForRequest >= attempt)  // idle, per byte on Darwin
+            #expect(configuration.timeoutIntervalForResource >= attempt)  // the whole exchange
+        }
     }
 
-    @Test func theDefaultsMatchTheTemplatesTimeout() {
+    /// auth-link's `Timeout` is 30 s (a deletion purges within its invocation): an attempt at it
+    /// waits 35 s, not the 15 s of the others (the client used to give every function 10 + 5 s).
+    @Test func theDefaultsAreEachFunctionsTimeoutInTheTemplate() throws {
+        let template = try String(contentsOf: Self.repository.appendingPathComponent("template.yaml"), encoding: .utf8)
+        let timeouts = template.split(separator: "\n").filter {
+            $0.trimmingCharacters(in: .whitespaces).hasPrefix("Timeout:")
+        }
+        .map { Double($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) }
+        #expect(timeouts == [10, 30])  // Globals.Function.Timeout, then AuthLinkFunction's own
+        #expect(SignInFunction.signin.templateTimeout == 10 && SignInFunction.refresh.templateTimeout == 10)
+        #expect(SignInFunction.link.templateTimeout == 30)
         let transport = FunctionURLTransport(signIn: Self.url, refresh: Self.url, link: Self.url)
-        #expect(transport.functionTimeout == 10)  // template.yaml, Globals.Function.Timeout
-        #expect(transport.attemptTimeout == 15)
+        #expect(transport.attemptTimeout(for: .signin) == 15 && transport.attemptTimeout(for: .refresh) == 15)
+        #expect(transport.attemptTimeout(for: .link) == 35)
+        #expect(transport.session.configuration.timeoutIntervalForResource == 35)
+        let changed = FunctionURLTransport(
+            signIn: Self.url, refresh: Self.url, link: Self.url, functionTimeouts: [.refresh: 20])
+        #expect(changed.attemptTimeout(for: .refresh) == 25 && changed.attemptTimeout(for: .link) == 35)
     }
+
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     @Test func onlyFailuresBeforeTheRequestLeftAreOffline() {
         #expect(URLError(.cannotConnectToHost).signInError == .offline(detail: "URLError -1004"))

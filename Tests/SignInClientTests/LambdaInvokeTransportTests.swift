@@ -8,6 +8,12 @@ import Testing
 final class FakeLambda: LambdaInvoker, @unchecked Sendable {
     private let lock = NSLock()
     private(set) var invoked: [String] = []
+    private(set) var timeouts: [TimeInterval] = []
+
+    func invoke(functionName: String, payload: Data, timeout: TimeInterval) async throws -> Data {
+        lock.withLock { timeouts.append(timeout) }
+        return try await invoke(functionName: functionName, payload: payload)
+    }
 
     func invoke(functionName: String, payload: Data) async throws -> Data {
         lock.withLock { invoked.append(functionName) }
@@ -22,6 +28,7 @@ final class FakeLambda: LambdaInvoker, @unchecked Sendable {
     }
 
     var names: [String] { lock.withLock { invoked } }
+    var attemptTimeouts: [TimeInterval] { lock.withLock { timeouts } }
 }
 
 @Suite struct LambdaInvokeTransportTests {
@@ -38,5 +45,12 @@ final class FakeLambda: LambdaInvoker, @unchecked Sendable {
         }
         #expect(lambda.names == ["arn:aws:lambda:us-east-1:123456789012:function:auth-signin:live", "auth-refresh"])
         #expect(await session.currentUser == nil)
+        #expect(lambda.attemptTimeouts == [15, 15])  // the function's timeout + 5 s, told to the invoker
+    }
+
+    @Test func eachAttemptIsToldItsFunctionsTimeout() {
+        let transport = LambdaInvokeTransport(invoker: FakeLambda())
+        #expect(transport.attemptTimeout(for: .refresh) == 15)
+        #expect(transport.attemptTimeout(for: .link) == 35)  // auth-link's Timeout is 30 s
     }
 }

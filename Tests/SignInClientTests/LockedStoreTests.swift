@@ -10,6 +10,7 @@ import Testing
         private let lock = NSLock()
         private var locked = false
         func lockNow() { lock.withLock { locked = true } }
+        func unlockNow() { lock.withLock { locked = false } }
         func load() throws -> Data? {
             if lock.withLock({ locked }) { throw SessionStoreError("keychain locked") }
             return try inner.load()

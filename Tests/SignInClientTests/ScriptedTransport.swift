@@ -23,6 +23,8 @@ final class ScriptedTransport: SignInTransport, @unchecked Sendable {
         }
     }
 
+    func events() -> [[String: Any]] { lock.withLock { sent.map(\.1) } }
+
     func presentedTokens() -> [String] { lock.withLock { sent.compactMap { $0.1["refreshToken"] as? String } } }
 }
 

@@ -5,20 +5,24 @@ server's faults, runs the steps, and checks what the server saw: request counts 
 refresh-token fingerprints (SHA-256 prefixes; tokens are never printed)."""
 import json
 import subprocess
+import time
 import urllib.parse
 import uuid
 
 import pytest
 
+import token_trail
 from conftest import BUILD_DIR, ROOT, executable
 from signin_tools.serve import FunctionURLServer
 from signin_tools.standins.idp import APPLE_AUDIENCE
+from token_trail import trail_text
 
 ANDROID = ROOT / "android"
 OUT = ANDROID / "build-out"
 JSON_JAR = "/usr/share/java/com.android.json.jar"
 STEP_TIMEOUT = 180
 APP_LINK = "https://photos.example.com/apple-return"
+GRACE = 4  # the client's grace in the outage steps (--grace): its retry window is 1 s shorter
 
 
 @pytest.fixture(scope="module")
@@ -116,7 +120,7 @@ def test_a_dropped_answer_is_retried_with_the_same_token_inside_the_grace(server
 def test_an_outage_or_throttling_keeps_the_session(server, phone, fault, status):
     phone.signed_in()
     server.inject(fault, times=1000)
-    result = phone.step("refresh", "--grace", "4000")
+    result = phone.step("refresh", "--grace", str(GRACE * 1000))
     assert result["kind"] == "UNAVAILABLE" and result["status"] == status, result
     assert result["recommendation"] == "RETRY_LATER" and result["storeExists"] and result["user"] == "some", result
     assert server.count("auth-refresh", "refresh") > 1, "retried inside the grace"
@@ -124,6 +128,27 @@ def test_an_outage_or_throttling_keeps_the_session(server, phone, fault, status)
     server.reset()
     assert phone.step("refresh")["refreshed"]  # the next launch: the session was kept, and works
     assert [t["status"] for t in refreshes(server)] == [200]
+
+
+def test_a_lost_answer_is_never_presented_after_the_window_even_by_a_restarted_process(server, phone):
+    phone.signed_in()
+    server.reset()
+    server.inject("drop", times=1000)  # every refresh reaches the function, which rotates; no answer is read
+    lost = phone.step("refresh", "--grace", str(GRACE * 1000))
+    assert lost["kind"] == "CONNECTION_LOST" and lost["recommendation"] == "RETRY_LATER", lost
+    assert lost["storeExists"] and lost["user"] == "some" and lost["states"] == ["SIGNED_IN"], lost
+    server.clear_faults()
+    seen = len(server.trail)
+    assert seen >= 2 and all(not t["delivered"] and t["status"] == 200 for t in server.trail), show(server.trail)
+    time.sleep(GRACE + 1)  # past the client's window (its grace minus 1 s) and its grace
+    relaunch = phone.step("refresh", "--grace", str(GRACE * 1000))  # a new process: only the stored mark tells it
+    assert relaunch["kind"] == "NOT_SIGNED_IN" and relaunch["recommendation"] == "SIGN_IN_AGAIN", relaunch
+    assert not relaunch["storeExists"] and relaunch["states"] == ["SIGNED_IN", "SIGNED_OUT(SESSION_ENDED)"], relaunch
+    assert phone.step("list", "--grace", str(GRACE * 1000))["kind"] == "NOT_SIGNED_IN"
+    assert len(server.trail) == seen, "presented again after the window:\n" + trail_text(server.trail)
+    assert {t["presented"] for t in server.trail} == {server.trail[0]["presented"]}  # one token, never a lost one
+    token_trail.check_rules(server.trail, GRACE)  # nothing after the grace, nothing refused or revoked
+    print("\nandroid lost-past-the-window trail:\n" + trail_text(server.trail))
 
 
 def test_session_invalid_after_a_sign_out_elsewhere_signs_out_and_clears_the_store(server, phone):

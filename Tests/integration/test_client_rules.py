@@ -142,3 +142,25 @@ def test_an_unreadable_or_throttled_answer_is_retried_inside_the_grace(server, i
     else:  # Lambda did not invoke the function: the retry is the only refresh it saw
         assert len(refreshes) == 1 and server.count("auth-refresh", "refresh") == 2
     check_rules(trail)
+
+
+def test_a_lost_answer_is_never_presented_after_the_window_even_by_a_relaunched_app(server, idp, tmp_path):
+    args = arguments(server.urls(), idp, tmp_path / "session.json")
+    run(args, "signin")
+    server.inject("drop", times=1000)  # every refresh reaches the function, which rotates; no answer is read
+    lost = run(args, "app-try")
+    assert lost == {"outcomes": ["answerLost"], "storeHasSession": True, "states": ["signedIn"]}, lost
+    server.clear_faults()
+    seen = len(server.trail)
+    refreshes = [t for t in server.trail if t["action"] == "refresh"]
+    assert len(refreshes) >= 2 and all(not t["delivered"] and t["status"] == 200 for t in refreshes), trail_text(
+        server.trail)
+    time.sleep(GRACE + 1)  # past the client's window and the server's grace
+    relaunch = run(args, "app-try", "--list", "yes")  # a new process: only the stored mark tells it
+    assert relaunch["outcomes"] == ["notSignedIn", "notSignedIn"] and not relaunch["storeHasSession"], relaunch
+    assert relaunch["states"] == ["signedIn", "signedOut(sessionEnded)"], relaunch
+    assert len(server.trail) == seen, "presented again after the window:\n" + trail_text(server.trail)
+    assert {t["presented"] for t in refreshes} == {refreshes[0]["presented"]}  # one token, never a lost one
+    check_rules(server.trail)  # nothing after the grace, nothing refused or revoked
+    print("\nlost-past-the-window trail (sign-in, refreshes whose answers were dropped, then nothing):\n"
+          + trail_text(server.trail))

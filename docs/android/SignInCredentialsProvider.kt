@@ -21,14 +21,17 @@ import dev.signinbackend.client.TemporaryCredentials
 import kotlinx.coroutines.future.await
 
 class SignInCredentialsProvider(private val session: SignInSession) : CredentialsProvider {
-    override suspend fun resolve(attributes: Attributes): Credentials = session.credentials().await().toSdk()
+    override suspend fun resolve(attributes: Attributes): Credentials = session.credentials().await().toSdk(session)
 }
 
-fun TemporaryCredentials.toSdk(): Credentials = Credentials(
+// `expirationMillis` is the server's time; the SDK compares `expiration` with the device's clock
+// (a phone hours ahead would see fresh credentials as expired, one behind would keep expired ones):
+// deviceTimeMillis moves it onto the device's clock by the offset the session measured.
+fun TemporaryCredentials.toSdk(session: SignInSession): Credentials = Credentials(
     accessKeyId = accessKeyId,
     secretAccessKey = secretAccessKey,
     sessionToken = sessionToken,
-    expiration = Instant.fromEpochMilliseconds(expirationMillis),
+    expiration = Instant.fromEpochMilliseconds(session.deviceTimeMillis(expirationMillis)),
     providerName = "SignInSession",
 )
 

@@ -31,9 +31,11 @@ final class Delivery {
     }
 
     private final SignInConfiguration config;
+    private final Refresher refresher;
 
-    Delivery(SignInConfiguration config) {
+    Delivery(SignInConfiguration config, Refresher refresher) {
         this.config = config;
+        this.refresher = refresher;
     }
 
     <T> CompletableFuture<T> run(String action, Work<T> work) {
@@ -70,7 +72,10 @@ final class Delivery {
      * A call that presents the session's refresh token: queued in the session's lane (after every
      * earlier such call), run under the store's lock with the token the store holds now, its answer
      * dropped if the session changed meanwhile, and the session ended on a definitive answer about
-     * the token it presented.
+     * the token it presented (still under the lock: the store cannot change between the check that
+     * it still holds that token and its removal). A token whose refresh answer was never read is
+     * settled first (the server takes only the current token for these calls): refreshed inside its
+     * window, the session ended past it; a read-only process leaves that to the main process.
      */
     <T> CompletableFuture<T> withToken(SessionCore core, SignInFunction function, String action,
             RequestFor request, AnswerFor<T> answer) {
@@ -92,23 +97,25 @@ final class Delivery {
             lane.submit(new SerialLane.Job() {
                 @Override
                 public void run() {
-                    StoredSession presented = null;
                     try {
                         StoreLock held = lockStore(action);
                         try {
-                            presented = core.reconcile(asked, action);
-                            Envelope envelope = calls.call(function, action, request.request(presented.refreshToken));
+                            StoredSession presented = settled(core, asked, core.reconcile(asked, action), action);
+                            Envelope envelope;
+                            try {
+                                envelope = calls.call(function, action, request.request(presented.refreshToken));
+                            } catch (SignInException e) {
+                                if (e.endsSession()) {
+                                    core.endIfStillHeld(asked, presented.refreshToken, SignOutReason.of(e.code()));
+                                }
+                                throw e;
+                            }
                             core.checkGeneration(asked, action);
                             complete(out, answer.read(asked, presented, envelope.data));
                         } finally {
                             held.close();
                         }
-                    } catch (SignInException e) {
-                        if (e.endsSession() && presented != null) {
-                            core.endIfStillHeld(asked, presented.refreshToken, SignOutReason.of(e.code()));
-                        }
-                        fail(out, e);
-                    } catch (RuntimeException e) {
+                    } catch (SignInException | RuntimeException e) {
                         fail(out, e);
                     }
                 }
@@ -120,6 +127,18 @@ final class Delivery {
             });
         });
         return out;
+    }
+
+    /** {@code s}, or its settled successor when a refresh of its token went unanswered. */
+    private StoredSession settled(SessionCore core, long asked, StoredSession s, String action) throws SignInException {
+        if (!s.isUnanswered()) {
+            return s;
+        }
+        if (config.refreshPolicy == RefreshPolicy.READ_ONLY) {
+            throw SignInException.of(FailureKind.REFRESH_NOT_ALLOWED, action,
+                    "the main process is settling a refresh whose answer it never read");
+        }
+        return refresher.refresh(s, asked);
     }
 
     StoreLock lockStore(String action) throws SignInException {

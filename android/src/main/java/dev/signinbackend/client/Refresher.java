@@ -6,15 +6,19 @@ package dev.signinbackend.client;
  *   <li>the same token on every attempt;
  *   <li>each attempt waits the function's whole timeout (plus the network's margin) before it is
  *       abandoned, so an attempt that reaches the function late cannot overtake its retry;
- *   <li>a lost or unreadable answer (a timeout, a broken connection, a 429 or 5xx without an
- *       envelope, a body that does not decode, UPSTREAM_UNAVAILABLE, CONFLICT) is retried while the
- *       retry can start within the server's reuse grace of the first attempt, and never after: then
- *       the call fails "retry later" and the session keeps its token;
+ *   <li>an attempt whose answer was not read (a timeout, a broken connection, an unreadable body, a
+ *       5xx other than 503 without an envelope) may have rotated the token: the session marks it
+ *       ({@link StoredSession#unansweredSinceMillis}, stored) and presents it again only while a
+ *       retry can start within the retry window of the first such attempt, inside the server's
+ *       grace; never after it: then the session ends here, unpresented. Failures that consumed
+ *       nothing (OFFLINE, 429, 503, UPSTREAM_UNAVAILABLE, CONFLICT) are retried within the same
+ *       window of the call's start and mark nothing;
  *   <li>the answer is adopted only if the session is still the one that asked, and stored before
  *       anyone sees it;
  *   <li>the session ends only on SESSION_INVALID, ACCOUNT_NOT_FOUND or ACCOUNT_DISABLED, and only
  *       while the store still holds the token that was refused.
  * </ul>
+ * Runs in the session's lane under the store's lock (docs/android.md, "What the session guarantees").
  */
 final class Refresher {
     /** A bound on attempts whatever the delays (the window bounds them first with the defaults). */
@@ -33,9 +37,10 @@ final class Refresher {
     StoredSession refresh(StoredSession current, long generation) throws SignInException {
         Clock clock = config.clock;
         long started = clock.monotonicMillis();
-        long firstReachingAttempt = -1;  // start of the first attempt that may have reached the function
         for (int attempt = 1; ; attempt++) {
-            long attemptStarted = clock.monotonicMillis();
+            current = core.requirePresentable(generation, "refresh");  // past its window: ends here, unpresented
+            long attemptWall = clock.wallMillis();
+            long attemptMonotonic = clock.monotonicMillis();
             try {
                 Envelope answer = calls.call(SignInFunction.REFRESH, "refresh",
                         FunctionCalls.request("refreshToken", current.refreshToken, "action", "refresh"));
@@ -51,21 +56,19 @@ final class Refresher {
                     core.endIfStillHeld(generation, current.refreshToken, SignOutReason.of(e.code()));
                     throw e;
                 }
+                if (e.mayHaveRotated()) {
+                    core.markUnanswered(generation, current.refreshToken, attemptWall, attemptMonotonic);
+                }
                 if (!e.isRetryable() || attempt >= MAX_ATTEMPTS) {
                     throw e;
                 }
-                if (firstReachingAttempt < 0 && !e.certainlyNotSent()) {
-                    firstReachingAttempt = attemptStarted;
-                }
                 long delay = config.retryDelaysMillis[Math.min(attempt - 1, config.retryDelaysMillis.length - 1)];
                 // The grace counts from the rotation, which is after the first attempt that may have
-                // reached the function began; attempts that never left the device do not count, but
-                // bound the whole call by the same window.
-                long since = firstReachingAttempt >= 0 ? firstReachingAttempt : started;
-                if (clock.monotonicMillis() - since + delay >= config.refreshRetryWindowMillis()) {
-                    // Past the grace a retry with this token could be "reuse" (if the lost attempt
-                    // rotated it) and revoke the session: stop here, keep the session, retry later.
-                    throw e;
+                // rotated began; failures that consumed nothing bound the call by the same window.
+                long sinceUnanswered = core.millisSinceUnanswered();
+                long elapsed = sinceUnanswered >= 0 ? sinceUnanswered : clock.monotonicMillis() - started;
+                if (elapsed + delay >= config.refreshRetryWindowMillis()) {
+                    throw e;  // retry later; a marked token is never presented after its window
                 }
                 sleep(delay);
                 core.checkGeneration(generation, "refresh");

@@ -26,6 +26,9 @@ final class SessionCore {
     private SerialLane lane;
     private RefreshFlight flight;
     private String currentSessionId;
+    /** This process's own mark of {@code markedToken}: its monotonic start (the stored one is the wall clock's). */
+    private String markedToken;
+    private long markedMonotonicMillis;
 
     SessionCore(SignInConfiguration config, AuthStateHub hub) {
         this.config = config;
@@ -123,7 +126,7 @@ final class SessionCore {
         if (staleAccessKeyId != null && !s.credentials.accessKeyId.equals(staleAccessKeyId)) {
             return RefreshFlight.done(s);  // already replaced: the caller retries with these
         }
-        if (!force && !needsRefresh(s)) {
+        if (!force && !needsRefresh(s) && !isUnsettled(s)) {
             return RefreshFlight.done(s);
         }
         flight = new RefreshFlight(generation, force, staleAccessKeyId, s.rotation, lane);
@@ -136,22 +139,96 @@ final class SessionCore {
         }
     }
 
-    /** Whether {@code s}'s credentials expire within the margin, judged on the server's clock. */
+    /**
+     * Whether {@code s}'s credentials expire within the margin, judged on the server's clock. Never
+     * within {@code minimumRefreshInterval} of the last answer, whatever the clocks say (one more
+     * rotation would not make the credentials any newer: credentials that arrive expired must not
+     * turn into a refresh at every call); a device clock gone back since then does not count as
+     * recent. The Swift client's {@code needsRefresh}, rule for rule.
+     */
     boolean needsRefresh(StoredSession s) {
         long serverNow = s.serverNow(config.clock.wallMillis());
-        long remaining = s.credentials.expirationMillis - serverNow;
-        if (remaining <= 0) {
-            return true;
-        }
-        if (remaining > config.credentialsMarginMillis) {
+        long sinceReceived = serverNow - s.receivedAtMillis;
+        if (sinceReceived >= 0 && sinceReceived < config.minimumRefreshIntervalMillis) {
             return false;
         }
-        // A margin longer than the credentials' life must not turn into a refresh loop.
-        return serverNow - s.receivedAtMillis >= config.minimumRefreshIntervalMillis;
+        return s.credentials.expirationMillis - serverNow <= config.credentialsMarginMillis;
     }
 
     boolean expired(StoredSession s) {
         return s.credentials.expirationMillis <= s.serverNow(config.clock.wallMillis());
+    }
+
+    // -- a refresh whose answer was not read -----------------------------------------------------
+
+    /**
+     * How long ago the first attempt that may have rotated {@code s}'s token without our reading
+     * the answer started, or -1 when none did. This process's own mark is timed on the monotonic
+     * clock; a mark read from the store (a restart, another process) on the wall clock, where a
+     * clock gone back says nothing about the time passed: then it counts as past the window.
+     */
+    synchronized long millisSinceUnanswered(StoredSession s) {
+        if (!s.isUnanswered()) {
+            return -1;
+        }
+        if (s.refreshToken.equals(markedToken)) {
+            return config.clock.monotonicMillis() - markedMonotonicMillis;
+        }
+        long elapsed = config.clock.wallMillis() - s.unansweredSinceMillis;
+        return elapsed >= 0 ? elapsed : Long.MAX_VALUE;
+    }
+
+    /** {@link #millisSinceUnanswered(StoredSession)} of the session held now (-1 when none). */
+    /** {@code serverTimeMillis} on this device's clock, by the offset measured at the last answer (none: unchanged). */
+    synchronized long deviceTime(long serverTimeMillis) {
+        return session == null ? serverTimeMillis : serverTimeMillis - session.serverOffsetMillis;
+    }
+
+    synchronized long millisSinceUnanswered() {
+        return session == null ? -1 : millisSinceUnanswered(session);
+    }
+
+    /** Whether {@code s}'s token is marked and its retry window has passed: it is never presented again. */
+    boolean isPastItsWindow(StoredSession s) {
+        return millisSinceUnanswered(s) >= config.refreshRetryWindowMillis();
+    }
+
+    /** A marked token still inside its window: settle it now (the same token, a new answer), not at expiry. */
+    boolean isUnsettled(StoredSession s) {
+        long since = millisSinceUnanswered(s);
+        return config.refreshPolicy == RefreshPolicy.REFRESHES && since >= 0 && since < config.refreshRetryWindowMillis();
+    }
+
+    /**
+     * Records (and stores, so a restart and the other processes know) that an attempt started at
+     * these times may have rotated {@code token} without our reading the answer; the first counts.
+     */
+    synchronized void markUnanswered(long asked, String token, long wallMillis, long monotonicMillis) {
+        if (asked != generation || session == null || !session.refreshToken.equals(token) || session.isUnanswered()) {
+            return;
+        }
+        session = session.withUnansweredSince(wallMillis);
+        markedToken = token;
+        markedMonotonicMillis = monotonicMillis;
+        persist(session);
+    }
+
+    /**
+     * Throws unless the session's token may be presented now. Past its window the session ends
+     * here, unpresented (SIGNED_OUT(SESSION_ENDED), NOT_SIGNED_IN): presenting it could be reuse,
+     * which revokes the session on every device and raises the operators' alarm. Returns the session.
+     */
+    synchronized StoredSession requirePresentable(long asked, String action) throws SignInException {
+        checkGeneration(asked, action);
+        if (session == null) {
+            throw SignInException.of(FailureKind.NOT_SIGNED_IN, action, "sign in first");
+        }
+        if (isPastItsWindow(session)) {
+            end(SignOutReason.SESSION_ENDED);
+            throw SignInException.of(FailureKind.NOT_SIGNED_IN, action,
+                    "a refresh answer was lost and its retry window has passed: sign in again");
+        }
+        return session;
     }
 
     // -- the store as the source of truth between processes ------------------------------------
@@ -178,9 +255,16 @@ final class SessionCore {
             }
             stored = StoredSession.decode(data);
         } catch (SessionStoreException e) {
-            return session;  // unreadable now: this process's copy is the best there is
+            if (config.refreshPolicy == RefreshPolicy.READ_ONLY) {
+                // It presents only the token the store holds now; its own copy may be rotated out.
+                throw SignInException.of(FailureKind.STORE_UNREADABLE, action, e.getMessage());
+            }
+            return session;  // unreadable now: the refreshing process's copy is the best there is
         }
         if (stored.refreshToken.equals(session.refreshToken)) {
+            if (stored.isUnanswered() && !session.isUnanswered()) {
+                session = stored;  // another process's refresh of this token went unanswered
+            }
             return session;
         }
         if (sameSignIn(stored, session)) {
@@ -261,6 +345,33 @@ final class SessionCore {
         load = Load.ABSENT;
         persist(null);
         hub.publish(AuthState.signedOut(reason));
+        return token;
+    }
+
+    /**
+     * Sign-out: ends the session here (SIGNED_OUT(USER_SIGNED_OUT), nothing stored) and returns the
+     * token to tell the server, or null when there is none to present: no session, a store that
+     * holds another sign-in or none (another process signed out or in; this copy is stale), or a
+     * token whose refresh answer was lost past its window (presenting it could be reuse). The
+     * token is the store's when it holds a later rotation of this sign-in.
+     */
+    synchronized String endForSignOut() {
+        StoredSession s = session;
+        if (s != null && !writer.owes()) {
+            try {
+                byte[] data = config.store.load();
+                StoredSession stored = data == null ? null : StoredSession.decode(data);
+                if (stored == null || !sameSignIn(stored, s)) {
+                    s = null;
+                } else if (stored.rotation > s.rotation || stored.isUnanswered() && !s.isUnanswered()) {
+                    s = stored;
+                }
+            } catch (SessionStoreException e) {
+                // Unreadable: this process's copy is the best there is.
+            }
+        }
+        String token = s == null || isPastItsWindow(s) ? null : s.refreshToken;
+        end(SignOutReason.USER_SIGNED_OUT);
         return token;
     }
 

@@ -57,7 +57,11 @@ public final class SignInConfiguration {
         return functionTimeoutMillis.get(function) + networkMarginMillis;
     }
 
-    /** A lost refresh answer is retried with the same token only if the retry starts within this of the first attempt. */
+    /**
+     * A refresh answer that was not read is retried with the same token only if the retry starts
+     * within this of the first attempt that may have rotated it (default 30 − 10 = 20 s, the Swift
+     * client's {@code refreshRetryWindow}): the retry's own trip to the function stays inside the grace.
+     */
     long refreshRetryWindowMillis() {
         return Math.max(0, refreshReuseGraceMillis - graceSafetyMillis);
     }
@@ -74,7 +78,7 @@ public final class SignInConfiguration {
         private long credentialsMarginMillis = 300_000;
         private long minimumRefreshIntervalMillis = 10_000;
         private long refreshReuseGraceMillis = 30_000;
-        private long graceSafetyMillis = 5_000;
+        private long graceSafetyMillis = 10_000;
         private long[] retryDelaysMillis = {500, 1_000, 2_000, 4_000};
         private final Map<SignInFunction, Long> functionTimeoutMillis = new EnumMap<>(SignInFunction.class);
         private long networkMarginMillis = 5_000;
@@ -134,7 +138,10 @@ public final class SignInConfiguration {
             return this;
         }
 
-        /** How far inside the grace a retry must start (default 5 s: the retry's own trip to the function). */
+        /**
+         * How far inside the grace a retry must start (default 10 s: the retry's own trip to the
+         * function, which may wait at Lambda's front door; the retry window is the grace minus this).
+         */
         public Builder graceSafetyMillis(long millis) {
             this.graceSafetyMillis = millis;
             return this;

@@ -112,6 +112,27 @@ public final class SignInException extends Exception {
     }
 
     /**
+     * The function may have run, and rotated the token, without our reading its answer: a timeout,
+     * a connection lost after the request left, an unreadable answer, a 5xx other than 503 without
+     * an envelope (or a direct invoke's function error). Not an envelope (a failed call consumes
+     * nothing), not {@link FailureKind#OFFLINE} (never sent), not 429 or 503 (Lambda did not invoke
+     * the function). Such a token is presented again only inside the retry window
+     * ({@link StoredSession#unansweredSinceMillis}); the Swift client's {@code mayHaveRotated}.
+     */
+    boolean mayHaveRotated() {
+        switch (kind) {
+            case TIMED_OUT:
+            case CONNECTION_LOST:
+            case MALFORMED_ANSWER:
+                return true;
+            case UNAVAILABLE:
+                return httpStatus != 429 && httpStatus != 503;
+            default:
+                return false;
+        }
+    }
+
+    /**
      * Worth the same call again with the same token: nothing was consumed, or the answer was lost
      * (then only inside the server's grace; the caller checks the window).
      */

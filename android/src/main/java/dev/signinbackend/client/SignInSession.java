@@ -40,7 +40,7 @@ public final class SignInSession {
         this.core = new SessionCore(config, hub);
         this.calls = new FunctionCalls(config);
         this.refresher = new Refresher(config, core, calls);
-        this.delivery = new Delivery(config);
+        this.delivery = new Delivery(config, refresher);
     }
 
     // -- auth state ------------------------------------------------------------------------------
@@ -113,15 +113,17 @@ public final class SignInSession {
     }
 
     /**
-     * Signs out here at once (nothing stored, SIGNED_OUT(USER_SIGNED_OUT)), then tells the server.
-     * Completes with whether the server confirmed (false offline: the session then expires there).
+     * Signs out here at once (nothing stored, SIGNED_OUT(USER_SIGNED_OUT)), then tells the server
+     * with the token the store holds now, unless that token's refresh answer was lost past its
+     * window (presenting it could be reuse). Completes with whether the server confirmed (false
+     * offline, or with nothing to present: the session then expires there).
      */
     public CompletableFuture<Boolean> signOut() {
         return delivery.run("signout", () -> {
             String token;
             synchronized (core) {
                 core.sessionOrNull();  // an unreadable store is cleared too: the user asked to be out
-                token = core.end(SignOutReason.USER_SIGNED_OUT);
+                token = core.endForSignOut();
             }
             if (token == null) {
                 return false;
@@ -154,6 +156,17 @@ public final class SignInSession {
      */
     public CompletableFuture<TemporaryCredentials> credentialsReplacing(String expiredAccessKeyId) {
         return validSession("credentials", true, expiredAccessKeyId).thenApply(s -> s.credentials);
+    }
+
+    /**
+     * {@code serverTimeMillis} (a time on the server's clock, such as
+     * {@link TemporaryCredentials#expirationMillis}) on this device's clock, by the offset measured
+     * at the last answer. For code that judges expiry with the device's clock: aws-sdk-kotlin's
+     * {@code Credentials.expiration} (docs/android/SignInCredentialsProvider.kt), or a comparison
+     * with {@code System.currentTimeMillis()}. Reads no file: call it after {@link #credentials()}.
+     */
+    public long deviceTimeMillis(long serverTimeMillis) {
+        return core.deviceTime(serverTimeMillis);
     }
 
     /** Refreshes now (joining a refresh under way), whatever the credentials' expiry. */

@@ -27,10 +27,21 @@ final class StoredSession {
     final long serverOffsetMillis;
     /** Grows by one at each rotation: a process that re-reads the store adopts only newer states. */
     final long rotation;
+    /**
+     * Set ({@link #NOT_UNANSWERED} otherwise) when a refresh presenting {@link #refreshToken} may
+     * have reached the function and rotated it without our reading the answer: the device's wall
+     * clock at the start of the first such attempt. Stored, so a restarted process and the other
+     * processes sharing the store know it too. Such a token is presented again only inside the
+     * retry window of this, i.e. inside the server's grace; never after it. A session from an
+     * answer has none (the Swift client's {@code StoredSession.unansweredSince}).
+     */
+    final long unansweredSinceMillis;
+
+    static final long NOT_UNANSWERED = -1;
 
     StoredSession(String refreshToken, long refreshTokenExpiresAtMillis, TemporaryCredentials credentials,
             StorageLocation storage, User user, Provider signInProvider, long signedInAtMillis, long receivedAtMillis,
-            long serverOffsetMillis, long rotation) {
+            long serverOffsetMillis, long rotation, long unansweredSinceMillis) {
         this.refreshToken = refreshToken;
         this.refreshTokenExpiresAtMillis = refreshTokenExpiresAtMillis;
         this.credentials = credentials;
@@ -41,6 +52,7 @@ final class StoredSession {
         this.receivedAtMillis = receivedAtMillis;
         this.serverOffsetMillis = serverOffsetMillis;
         this.rotation = rotation;
+        this.unansweredSinceMillis = unansweredSinceMillis;
     }
 
     /** A session from an answer carrying credentials, storage, user and a refresh token (sign-in, refresh). */
@@ -54,12 +66,22 @@ final class StoredSession {
         long tokenExpiry = data.timestamp("refreshTokenExpiresAt");
         long signedInAt = signedInAtMillis < 0 ? answer.serverTimeMillis : signedInAtMillis;
         return new StoredSession(token, tokenExpiry, credentials, storage, user, provider, signedInAt,
-                answer.serverTimeMillis, answer.serverTimeMillis - deviceNowMillis, rotation);
+                answer.serverTimeMillis, answer.serverTimeMillis - deviceNowMillis, rotation, NOT_UNANSWERED);
     }
 
     StoredSession withUser(User next) {
         return new StoredSession(refreshToken, refreshTokenExpiresAtMillis, credentials, storage, next, signInProvider,
-                signedInAtMillis, receivedAtMillis, serverOffsetMillis, rotation);
+                signedInAtMillis, receivedAtMillis, serverOffsetMillis, rotation, unansweredSinceMillis);
+    }
+
+    /** This session with its token marked unanswered since {@code deviceWallMillis}. */
+    StoredSession withUnansweredSince(long deviceWallMillis) {
+        return new StoredSession(refreshToken, refreshTokenExpiresAtMillis, credentials, storage, user, signInProvider,
+                signedInAtMillis, receivedAtMillis, serverOffsetMillis, rotation, deviceWallMillis);
+    }
+
+    boolean isUnanswered() {
+        return unansweredSinceMillis != NOT_UNANSWERED;
     }
 
     /** Now by the server's clock, as this device estimates it. */
@@ -76,6 +98,9 @@ final class StoredSession {
                     .put("signedInAt", Timestamps.format(signedInAtMillis))
                     .put("receivedAt", Timestamps.format(receivedAtMillis)).put("serverOffsetMillis", serverOffsetMillis)
                     .put("rotation", rotation);
+            if (isUnanswered()) {
+                o.put("unansweredSince", Timestamps.format(unansweredSinceMillis));
+            }
             return o.toString().getBytes(StandardCharsets.UTF_8);
         } catch (JSONException e) {
             throw new IllegalStateException("a session encodes", e);
@@ -100,7 +125,7 @@ final class StoredSession {
             return new StoredSession(r.string("refreshToken"), r.timestamp("refreshTokenExpiresAt"),
                     TemporaryCredentials.read(r.object("credentials")), StorageLocation.read(r.object("storage")),
                     User.read(r.object("user")), provider, r.timestamp("signedInAt"), r.timestamp("receivedAt"),
-                    r.integer("serverOffsetMillis"), r.integer("rotation"));
+                    r.integer("serverOffsetMillis"), r.integer("rotation"), r.optionalTimestamp("unansweredSince"));
         } catch (SignInException e) {
             throw new SessionStoreException("the stored session is unreadable: " + e.getMessage());
         }

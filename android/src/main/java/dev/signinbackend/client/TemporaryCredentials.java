@@ -11,7 +11,11 @@ public final class TemporaryCredentials {
     public final String accessKeyId;
     public final String secretAccessKey;
     public final String sessionToken;
-    /** When they expire, epoch milliseconds, by the server's clock. */
+    /**
+     * When they expire, epoch milliseconds, by the server's clock (what STS said). A device clock
+     * may be hours off: compare it with the device's clock only through
+     * {@link SignInSession#deviceTimeMillis(long)}.
+     */
     public final long expirationMillis;
 
     public TemporaryCredentials(String accessKeyId, String secretAccessKey, String sessionToken,

@@ -3,6 +3,7 @@ package dev.signinbackend.client;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
 import java.nio.charset.StandardCharsets;
@@ -83,5 +84,19 @@ class ErrorCodeTest {
             }
         }
         assertEquals(List.of("ACCOUNT_NOT_FOUND", "SESSION_INVALID", "ACCOUNT_DISABLED"), ending);
+    }
+
+    @Test
+    void whichFailuresMayHaveRotated() {
+        assertTrue(SignInException.of(FailureKind.TIMED_OUT, "refresh", "t").mayHaveRotated());
+        assertTrue(SignInException.of(FailureKind.CONNECTION_LOST, "refresh", "t").mayHaveRotated());
+        assertTrue(SignInException.malformed("refresh", "data", "missing").mayHaveRotated());
+        assertTrue(SignInException.unavailable("refresh", 502, "no envelope").mayHaveRotated());
+        assertTrue(SignInException.unavailable("refresh", 504, "no envelope").mayHaveRotated());
+        assertTrue(SignInException.unavailable("refresh", -1, "the function reported an error").mayHaveRotated());
+        assertFalse(SignInException.unavailable("refresh", 429, "no envelope").mayHaveRotated());
+        assertFalse(SignInException.unavailable("refresh", 503, "no envelope").mayHaveRotated());
+        assertFalse(SignInException.of(FailureKind.OFFLINE, "refresh", "t").mayHaveRotated());
+        assertFalse(SignInException.server("refresh", ErrorCode.UPSTREAM_UNAVAILABLE, "m", 503).mayHaveRotated());
     }
 }

@@ -17,6 +17,8 @@ final class FakeServer implements ScriptedTransport.Handler {
 
     private final FakeClock clock;
     volatile long skewMillis;
+    /** How long the credentials it issues live, by its clock (negative: already expired). */
+    volatile long credentialsMillis = CREDENTIALS_MILLIS;
     private final AtomicInteger issued = new AtomicInteger();
     private volatile String current;
     private String rotatedOut;
@@ -92,7 +94,7 @@ final class FakeServer implements ScriptedTransport.Handler {
     private TransportAnswer issue() {
         int n = issued.incrementAndGet();
         current = "rt-" + n;
-        return Answers.session(current, "AKIA" + n, serverNow() + CREDENTIALS_MILLIS, serverNow());
+        return Answers.session(current, "AKIA" + n, serverNow() + credentialsMillis, serverNow());
     }
 
     private static JSONObject json(String name, Object value) {

@@ -36,7 +36,11 @@ final class Harness implements AutoCloseable {
     }
 
     SignInSession signedIn() throws Exception {
-        SignInSession session = session();
+        return signedIn(SignInConfiguration.builder(transport, store, executor).clock(clock));
+    }
+
+    SignInSession signedIn(SignInConfiguration.Builder builder) throws Exception {
+        SignInSession session = session(builder);
         int before = states.size();
         await(session.signIn(Provider.APPLE, "apple-id-token"));
         // The future and the listener are called on different lanes: wait until SIGNED_IN was heard.
@@ -92,8 +96,20 @@ final class Harness implements AutoCloseable {
     }
 
     String storedToken() throws Exception {
+        StoredSession stored = storedSession();
+        return stored == null ? null : stored.refreshToken;
+    }
+
+    /** Whether the stored session marks its token as having a refresh answer that was not read. */
+    boolean storedMark() throws Exception {
         byte[] data = store.load();
-        return data == null ? null : StoredSession.decode(data).refreshToken;
+        return data != null && Answers.object(new String(data, java.nio.charset.StandardCharsets.UTF_8))
+                .has("unansweredSince");
+    }
+
+    StoredSession storedSession() throws Exception {
+        byte[] data = store.load();
+        return data == null ? null : StoredSession.decode(data);
     }
 
     @Override

@@ -178,4 +178,108 @@ class SessionStateTest {
             assertEquals(null, h.storedToken());
         }
     }
+
+    @Test
+    void signOutPresentsTheTokenTheStoreHoldsNow() throws Exception {
+        try (Harness h = new Harness()) {
+            SignInSession app = h.signedIn();
+            SignInSession worker = h.session();  // another process rotates: this one's copy is rotated out
+            await(worker.refresh());
+            String rotated = h.storedToken();
+            assertEquals(true, await(app.signOut()));
+            assertEquals(rotated, h.transport.calls("signout").get(0).token());
+        }
+    }
+
+    /** The store's lock, as another process would take it: it only writes once the lock is free. */
+    static final class OtherProcessStore implements SessionStore {
+        final InMemorySessionStore inner = new InMemorySessionStore();
+        final java.util.concurrent.locks.ReentrantLock lock = new java.util.concurrent.locks.ReentrantLock();
+        volatile byte[] otherProcessWrites;
+        volatile Thread otherProcess;
+
+        @Override
+        public byte[] load() {
+            byte[] data = inner.load();
+            byte[] write = otherProcessWrites;
+            if (write != null) {  // the other process writes right after this read, when it can take the lock
+                otherProcessWrites = null;
+                otherProcess = new Thread(() -> {
+                    lock.lock();
+                    try {
+                        inner.save(write);
+                    } finally {
+                        lock.unlock();
+                    }
+                });
+                otherProcess.start();
+                if (!lock.isHeldByCurrentThread()) {
+                    join(otherProcess);  // nothing holds it off: its write lands before this read returns
+                }
+            }
+            return data;
+        }
+
+        @Override
+        public void save(byte[] data) {
+            inner.save(data);
+        }
+
+        @Override
+        public void remove() {
+            inner.remove();
+        }
+
+        @Override
+        public StoreLock lock() {
+            lock.lock();
+            return lock::unlock;
+        }
+
+        private static void join(Thread t) {
+            try {
+                t.join(10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    @Test
+    void aDefinitiveAnswerClearsTheStoreOnlyWhileHoldingItsLock() throws Exception {
+        // SESSION_INVALID to this process's list; between the check that the store still holds the
+        // refused token and its removal, another process wants to store a new sign-in. Under the
+        // lock it waits, and its sign-in survives; without it, the removal would delete it.
+        try (Harness h = new Harness()) {
+            OtherProcessStore store = new OtherProcessStore();
+            h.store = store;
+            SignInSession session = h.signedIn();
+            byte[] otherSignIn = h.storedSession().withUser(h.storedSession().user).encode();
+            h.server.revoke();
+            h.transport.handler = call -> {
+                if (call.action.equals("list")) {
+                    store.otherProcessWrites = otherSignIn;  // armed for the re-read after the refusal
+                }
+                return h.server.answer(call);
+            };
+            assertEquals(ErrorCode.SESSION_INVALID, failure(session.sessions()).code());
+            OtherProcessStore.join(store.otherProcess);
+            assertNotNull(store.inner.load(), "the other process's write survived");
+        }
+    }
+
+    @Test
+    void aReadOnlyProcessPresentsNothingWhileTheStoreIsUnreadable() throws Exception {
+        try (Harness h = new Harness()) {
+            FlakyStore store = new FlakyStore();
+            h.store = store;
+            h.signedIn();
+            SignInSession widget = h.session(SignInConfiguration.builder(h.transport, h.store, h.executor).clock(h.clock)
+                    .refreshPolicy(RefreshPolicy.READ_ONLY));
+            await(widget.currentUser());
+            store.unreadable = true;  // its copy may be rotated out by now: never presented
+            assertEquals(FailureKind.STORE_UNREADABLE, failure(widget.sessions()).kind());
+            assertEquals(0, h.transport.calls("list").size());
+        }
+    }
 }
