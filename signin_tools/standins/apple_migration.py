@@ -17,8 +17,8 @@ team", "Bringing new apps and users into your team") for the loopback Apple stan
   ``refuse``, get ``invalid_request`` (DTS: usually users who revoked the app);
 - users have one ``sub`` per team and one ``transfer_sub`` per target team, deterministic (the same
   for the same user and team across runs and processes);
-- knobs: ``throttle_next`` (the next n migration requests answer 429 with ``Retry-After``) and
-  ``rate_limit`` (a token bucket; beyond it 429 ``Retry-After: 1``); ``id_token_claims`` mints a
+- knobs: ``throttle_next`` (the next n migration requests answer 429 with ``Retry-After``),
+  ``rate_limit`` (a token bucket; beyond it 429 ``Retry-After: 1``) and ``expire_tokens_at``; ``id_token_claims`` mints a
   user's ID token claims under the app's current team, with ``transfer_sub`` for 60 days after a
   transfer.
 """
@@ -88,6 +88,7 @@ class UserMigration:
         self.counts = {"client_credentials": 0, "usermigrationinfo": 0, "throttled": 0, "transfer_sub": 0,
                        "exchange": 0}
         self.now = time.time
+        self._expire_at = None
         self._lock = threading.Lock()
 
     # -- the world ---------------------------------------------------------------------------
@@ -140,6 +141,12 @@ class UserMigration:
         with self._lock:
             self.throttled = [retry_after] * n
 
+    def expire_tokens_at(self, n: int) -> None:
+        """Every access token issued so far stops working at the ``n``-th migration request (an
+        hour passing mid-run): Apple answers ``invalid_grant`` until the client gets a new one."""
+        with self._lock:
+            self._expire_at = n
+
     def rate_limit(self, per_second: float | None) -> None:
         with self._lock:
             self.rate = per_second
@@ -176,6 +183,9 @@ class UserMigration:
     def usermigrationinfo(self, form: dict, team: str | None, authorization: str | None) -> tuple[int, dict, dict]:
         with self._lock:
             self.counts["usermigrationinfo"] += 1
+            if self._expire_at is not None and self.counts["usermigrationinfo"] >= self._expire_at:
+                self._expire_at = None
+                self.tokens.clear()
         retry_after = self._limited()
         if retry_after is not None:
             return 429, {"error": "too_many_requests"}, {"Retry-After": str(retry_after)}
