@@ -160,10 +160,22 @@ extension AccountService {
             }
             if gone { outcomes[i] = .skip("the identity was unlinked or its account deleted meanwhile") }
         }
+        // The files in one round; a file that is there already (another run's, or one naming
+        // another account) is looked at one by one.
+        var files = Round()
+        var fileSlots: [Int: Round.Slot<S3PutOutcome>] = [:]
+        for (i, (candidate, transferSub)) in items.enumerated() where outcomes[i] == nil {
+            fileSlots[i] = files.put(transferFilePut(candidate, transferSub))
+        }
+        let filed = backend.run(files, deadline: deadline)
         var written: [Int] = []
         for (i, (candidate, transferSub)) in items.enumerated() where outcomes[i] == nil {
-            outcomes[i] = try writeTransferFile(candidate, transferSub, team: team, deadline: deadline)
-            if case .already = outcomes[i]!, wrote[i] { outcomes[i] = .done }
+            if case .stored = try filed.value(fileSlots[i]!) {
+                outcomes[i] = .done
+            } else {
+                outcomes[i] = try writeTransferFile(candidate, transferSub, team: team, deadline: deadline)
+                if case .already = outcomes[i]!, wrote[i] { outcomes[i] = .done }
+            }
             if case .done = outcomes[i]! { written.append(i) }
         }
         try takeBackFilesOfDeletedAccounts(written.map { items[$0] }, deadline: deadline) { k in
@@ -203,7 +215,7 @@ extension AccountService {
     ) throws(AccountError) -> TransferRecord {
         let uuid = candidate.account.serviceUserID
         let key = AccountKeys.appleTransfer(transferSub)
-        let put = S3Put(key: key, body: Array(uuid.utf8), contentType: "text/plain", condition: .ifNoneMatch)
+        let put = transferFilePut(candidate, transferSub)
         for _ in 0..<2 {
             if case .stored = try backend.put(put, deadline: deadline) { return .done }
             guard let there = try mapping(backend.get(key, deadline: deadline), key: key) else { continue }
@@ -225,6 +237,12 @@ extension AccountService {
             _ = try backend.delete(key, identityDelete(there), deadline: deadline)
         }
         throw .conflict("the transfer file kept changing")
+    }
+
+    func transferFilePut(_ candidate: TransferCandidate, _ transferSub: String) -> S3Put {
+        S3Put(
+            key: AccountKeys.appleTransfer(transferSub), body: Array(candidate.account.serviceUserID.utf8),
+            contentType: "text/plain", condition: .ifNoneMatch)
     }
 
     static func who(_ identityKey: String) -> String {

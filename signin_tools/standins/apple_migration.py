@@ -108,6 +108,12 @@ class UserMigration:
     def users(self, persons) -> list:
         return [self.user(p) for p in persons]
 
+    def adopt(self, sub: str, person: str) -> None:
+        """A user whose ``sub`` (under the app's current team) was made elsewhere (a benchmark's
+        seeded bucket): Apple knows them from now on."""
+        with self._lock:
+            self.people[sub] = (self.app_team, person)
+
     def person_of(self, sub: str) -> str | None:
         entry = self.people.get(sub)
         return entry[1] if entry else None
