@@ -132,6 +132,7 @@ extension AccountService {
         let credentials = try answers.value(credentialsSlot)
         var acct: Account
         var isNewUser = intent == .signup
+        var rekeyed = false
         if let loaded = try account(uuid: m.uuid, profile: p, providers: v) {
             acct = loaded
         } else if try isCommittedDeletion(m.uuid, deadline: deadline) {
@@ -163,6 +164,7 @@ extension AccountService {
                 return .stale
             }
             acct = moved
+            rekeyed = true
         case .pending, .legacyUnlisted:
             guard let completed = try completeLink(acct, m, identity, deadline: deadline) else {
                 try discard(m, key: key, session: record, deadline: deadline)
@@ -174,7 +176,8 @@ extension AccountService {
             return .stale
         }
         return .signedIn(
-            SignInOutcome(isNewUser: isNewUser, account: acct, session: issued(credentials, token, record)))
+            SignInOutcome(
+                isNewUser: isNewUser, account: acct, session: issued(credentials, token, record), rekeyed: rekeyed))
     }
 
     func newSession(

@@ -37,6 +37,7 @@ extension AccountService {
             {
             case .signedIn(var outcome):
                 outcome.isNewUser = false
+                outcome.rekeyed = true
                 return .signedIn(outcome)
             case .stale: return .mapped  // unlinked or deleted right after: start over
             }

@@ -15,7 +15,7 @@ struct InvocationMetrics {
         case unclassified
     }
 
-    static let countNames = ["ReuseDetected", "SignUps", "Deletions", "PurchaseClaims"]
+    static let countNames = ["ReuseDetected", "SignUps", "Deletions", "PurchaseClaims", "AppleRekeys"]
 
     var namespace: String
     var function: String

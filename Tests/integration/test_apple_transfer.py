@@ -110,6 +110,7 @@ def test_a_transfer_end_to_end_keeps_each_user_in_their_account(app, tmp_path):
     assert moved["user"]["email"] == app.apple.migration.id_token_claims("ada")["email"]
     assert app.photo(moved, "beach.jpg") == b"jpeg-bytes", "the photos are where they were"
     assert app.key(f"identities/apple/{subs['ada']}") is None
+    assert f'"operation":"rekey","serviceUserID":"{uuid}"' in svc.logs(), "the re-key's audit line"
     assert app.key(f"identities/apple-transfer/{transfer_sub_for(TEAM_B, 'ada')}") is None
     # Sessions signed in before the transfer keep refreshing, and list the new one.
     refreshed = ok(svc.refresh(refreshToken=ada2["refreshToken"]))
