@@ -5,7 +5,7 @@ import StrictJSON
 /// developer team"): the recipient team and the `transfer_sub` Apple gave for it, whose file
 /// `identities/apple-transfer/<sub>` names this account. Kept on the link (providers.json), so the
 /// account's deletion and unlink know which transfer files are theirs, and a re-key can tell the
-/// transfer it is about from a stale one (docs/decisions/accounts-and-sessions.md, "App transfer").
+/// transfer it is about from a stale one (docs/decisions/accounts-and-sessions.md, "Prepared transfers").
 ///
 /// `rekeyedFrom` is set by the re-key's providers.json write (the commit point) to the `sub` the
 /// link had before, and stays until the re-key's clean-up has removed that old identity file and

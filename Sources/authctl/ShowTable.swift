@@ -39,6 +39,16 @@ enum ShowTable {
             ])
         }
         out += table(rows)
+        for p in json["providers"]?.arrayValue ?? [] {
+            for former in p["formerIDs"]?.arrayValue ?? [] {
+                out.append("  \(s(p["id"])) was \(s(former)) (app transfer)")
+            }
+            for t in p["transfers"]?.arrayValue ?? [] {
+                out.append(
+                    "  \(s(p["id"])): transfer to team \(s(t["team"])) prepared \(s(t["at"]))"
+                        + (t["rekeyedFrom"].map { $0 == .null ? "" : ", re-keyed, clean-up pending" } ?? ""))
+            }
+        }
         out.append("")
         let live = (json["sessions"]?.arrayValue ?? []).filter { $0["live"] == .bool(true) }
         out.append("LIVE SESSIONS (\(live.count))")
