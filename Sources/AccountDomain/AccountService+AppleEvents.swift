@@ -83,27 +83,45 @@ extension AccountService {
                     account.serviceUserID, record.sessionID, reason: "Apple consent revoked", deadline: deadline)
             }
         case .accountDelete:
-            if account.providers.providers.count > 1 {
-                do throws(AccountError) {
-                    _ = try removeLink(account, provider: .apple, subject: subject, deadline: deadline)
-                    return .unlinked(serviceUserID: account.serviceUserID)
-                } catch {
-                    // The user unlinked the other provider meanwhile: Apple's ID is now the last
-                    // one, so the account goes (a 4xx here would drop the event: Apple does not
-                    // retry it). Retired or replaced meanwhile: nothing is left to do.
-                    switch error {
-                    case .lastProvider: break
-                    case .providerNotLinked, .sessionInvalid: return nil
-                    default: throw error
-                    }
-                }
-            }
-            let record = try beginDeletion(account.serviceUserID, deadline: deadline)
-            let finished = try finishDeletion(
-                account.serviceUserID, record, account: nil, purgeUntil: purgeUntil, deadline: deadline)
-            return .deleted(serviceUserID: account.serviceUserID, purgeComplete: finished.0.purgeComplete)
+            return try appleAccountDeleted(subject, account: account, purgeUntil: purgeUntil, deadline: deadline)
         }
         return nil
+    }
+
+    /// `account-delete`: the Apple link unlinked when another provider is listed beside it, else
+    /// the account deleted, with Apple's event as the deletion's cause: it commits only while that
+    /// link is still the only listed provider (contract v4), and when another was linked meanwhile
+    /// the deletion is dropped and Apple's link unlinked instead. A client error here would drop
+    /// the event for good (Apple does not retry those), so none is thrown.
+    func appleAccountDeleted(
+        _ subject: String, account: Account, purgeUntil: Deadline, deadline: Deadline
+    ) throws(AccountError) -> AppleEventChange? {
+        let uuid = account.serviceUserID
+        if account.providers.providers.count > 1 {
+            do throws(AccountError) {
+                _ = try removeLink(account, provider: .apple, subject: subject, deadline: deadline)
+                try dropUncommittedAppleDeletion(uuid, deadline: deadline)
+                return .unlinked(serviceUserID: uuid)
+            } catch {
+                // The user unlinked the other provider meanwhile: Apple's ID is now the last one,
+                // so the account goes. Retired or replaced meanwhile: nothing is left to do.
+                switch error {
+                case .lastProvider: break
+                case .providerNotLinked, .sessionInvalid:
+                    try dropUncommittedAppleDeletion(uuid, deadline: deadline)
+                    return nil
+                default: throw error
+                }
+            }
+        }
+        let linkID = account.providers.providers.first { $0.type == .apple && $0.id == subject }?.linkID
+        let record = try beginDeletion(uuid, cause: .appleAccountDelete(linkID: linkID), deadline: deadline)
+        switch try continueDeletion(uuid, record, account: nil, purgeUntil: purgeUntil, deadline: deadline) {
+        case .recorded(let finished, _):
+            return .deleted(serviceUserID: uuid, purgeComplete: finished.purgeComplete)
+        case .dropped(let unlinkedApple):
+            return unlinkedApple ? .unlinked(serviceUserID: uuid) : nil
+        }
     }
 
     /// A notification id as a key segment: itself when it is a safe one, else its SHA-256 in hex.

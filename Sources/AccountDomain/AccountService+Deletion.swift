@@ -30,17 +30,32 @@ extension AccountService {
         return DeletionOutcome(serviceUserID: uuid, purgeComplete: finished.0.purgeComplete, appleSubject: apple)
     }
 
-    /// The deletion record: created now, or the one an earlier attempt left.
-    func beginDeletion(_ uuid: String, deadline: Deadline) throws(AccountError) -> (DeletionRecord, String) {
+    /// The deletion record: created now with `cause`, or the one an earlier attempt left. A
+    /// request (the user's, an operator's) takes over a record Apple's event left uncommitted, so
+    /// that it commits whatever the account lists; Apple's event never weakens a request.
+    func beginDeletion(
+        _ uuid: String, cause: DeletionCause = .requested, deadline: Deadline
+    ) throws(AccountError) -> (DeletionRecord, String) {
         let key = AccountKeys.deletion(uuid)
-        let fresh = DeletionRecord(serviceUserID: uuid, requestedAtMs: environment.now())
-        if case .stored(let etag) = try backend.put(jsonPut(key, fresh.json, .ifNoneMatch), deadline: deadline) {
-            return (fresh, etag)
+        var fresh = DeletionRecord(serviceUserID: uuid, requestedAtMs: environment.now())
+        fresh.cause = cause
+        for _ in 0..<AccountService.maxConditionalAttempts {
+            if case .stored(let etag) = try backend.put(jsonPut(key, fresh.json, .ifNoneMatch), deadline: deadline) {
+                return (fresh, etag)
+            }
+            // Gone again (dropped meanwhile): create it anew.
+            guard let (existing, etag) = try loadDeletion(uuid, deadline: deadline) else { continue }
+            guard cause.isRequested, !existing.cause.isRequested, existing.committedAtMs == nil else {
+                return (existing, etag)
+            }
+            var taken = existing
+            taken.cause = .requested
+            if case .stored(let newETag) = try backend.put(jsonPut(key, taken.json, .ifMatch(etag)), deadline: deadline)
+            {
+                return (taken, newETag)
+            }
         }
-        guard let existing = try loadDeletion(uuid, deadline: deadline) else {
-            throw .conflict("the deletion record disappeared")
-        }
-        return existing
+        throw .conflict("the deletion record kept changing")
     }
 
     func loadDeletion(_ uuid: String, deadline: Deadline) throws(AccountError) -> (DeletionRecord, String)? {
@@ -49,19 +64,37 @@ extension AccountService {
         return (try decodeDocument(object.body, key: key, DeletionRecord.init(json:)), object.etag)
     }
 
-    /// Every step the record says is left, within `purgeUntil` for the purge. `account` is the
-    /// account as read, when the caller has it.
+    /// `continueDeletion` of a deletion the user or an operator asked for, which is never dropped.
     func finishDeletion(
         _ uuid: String, _ record: (DeletionRecord, String), account: Account?, purgeUntil: Deadline,
         deadline: Deadline
     ) throws(AccountError) -> (DeletionRecord, String) {
+        guard
+            case .recorded(let record, let etag) = try continueDeletion(
+                uuid, record, account: account, purgeUntil: purgeUntil, deadline: deadline)
+        else { throw .conflict("the deletion record was dropped meanwhile") }
+        return (record, etag)
+    }
+
+    /// Every step the record says is left, within `purgeUntil` for the purge. `account` is the
+    /// account as read, when the caller has it. A deletion whose cause no longer holds when it
+    /// would commit (Apple's event, and another provider was linked since) is dropped instead.
+    func continueDeletion(
+        _ uuid: String, _ record: (DeletionRecord, String), account: Account?, purgeUntil: Deadline,
+        deadline: Deadline
+    ) throws(AccountError) -> DeletionState {
         var (record, etag) = record
         var before = record
         if record.committedAtMs == nil || !record.mappingsRemoved {
             let docs = try readAccount(uuid, deadline: deadline)
             var current = try self.account(uuid: uuid, profile: docs.profile, providers: docs.providers) ?? account
             if record.committedAtMs == nil {
-                if let loaded = current { current = try commitDeletion(loaded, deadline: deadline) }
+                if let loaded = current {
+                    switch try commitOrDrop((record, etag), account: loaded, deadline: deadline) {
+                    case .committed(let latest): current = latest
+                    case .dropped(let unlinkedApple): return .dropped(unlinkedApple: unlinkedApple)
+                    }
+                }
                 record.committedAtMs = current?.providers.deletedAtMs ?? environment.now()
                 record.secondPassDueAtMs =
                     record.committedAtMs! + Int64(settings.credentialsDurationSeconds) * 1000
@@ -81,7 +114,7 @@ extension AccountService {
             // that file: providers.json (which lists the claim) is kept until every invocation
             // that could have started before the commit has ended, then the claims' files go.
             guard let committed = record.committedAtMs, environment.now() >= committed + AccountService.linkSettleMs
-            else { return (record, etag) }
+            else { return .recorded(record, etag: etag) }
             let key = AccountKeys.providers(uuid)
             if let object = try backend.get(key, deadline: deadline) {
                 let doc = try decodeDocument(object.body, key: key, ProvidersDocument.init(json:))
@@ -91,38 +124,47 @@ extension AccountService {
             (record, etag) = try saveDeletion(record, etag: etag, deadline: deadline)
             before = record
         }
-        if !record.purgeComplete {
-            let pass = purgePass(uuid, until: purgeUntil, deadline: deadline)
-            record.objectsDeleted += pass.deleted
-            if pass.complete {
-                record.purgeComplete = true
-                record.purgePasses += 1
-            }
+        if !record.purgeComplete, let pass = purgePass(uuid, until: purgeUntil, deadline: deadline) {
+            record.take(pass)
+            if pass.complete { record.purgeComplete = true }
         }
-        return record == before ? (record, etag) : try saveDeletion(record, etag: etag, deadline: deadline)
+        if record == before { return .recorded(record, etag: etag) }
+        let saved = try saveDeletion(record, etag: etag, deadline: deadline)
+        return .recorded(saved.0, etag: saved.1)
     }
 
     /// A purge pass after the commit: a failure leaves the rest to the scheduled run (the
-    /// deletion answers `purge: pending`, never an error, once it has committed).
-    func purgePass(_ uuid: String, until: Deadline, deadline: Deadline) -> (complete: Bool, deleted: Int) {
-        do throws(AccountError) { return try purge(uuid, until: until, deadline: deadline) } catch {
-            return (false, 0)
-        }
+    /// deletion answers `purge: pending`, never an error, once it has committed). Nil when the
+    /// pass failed as a whole (a listing, an outage).
+    func purgePass(_ uuid: String, until: Deadline, deadline: Deadline) -> PurgePass? {
+        do throws(AccountError) { return try purge(uuid, until: until, deadline: deadline) } catch { return nil }
     }
 
     /// Longer than any invocation that could have claimed a link before the commit can still
     /// run (Lambda's 15-minute ceiling, whatever the template's timeout).
     static let linkSettleMs: Int64 = 15 * 60_000
 
-    /// The commit point: `deletedAt` in providers.json (If-Match; already set is done).
-    func commitDeletion(_ account: Account, deadline: Deadline) throws(AccountError) -> Account {
+    /// The commit point: `deletedAt` in providers.json (If-Match; already set is done), only while
+    /// the deletion's cause holds on the document being written (contract v4: Apple's event
+    /// commits only while its Apple link is the only listed provider). `committed` false: the
+    /// cause no longer held; the account is returned as last read.
+    func commitDeletion(
+        _ account: Account, cause: DeletionCause, deadline: Deadline
+    ) throws(AccountError) -> (Account, committed: Bool) {
         let now = environment.now()
-        return try updateProviders(account, deadline: deadline) {
+        var allowed = true
+        let latest = try updateProviders(account, deadline: deadline) {
             (doc: inout ProvidersDocument) throws(AccountError) -> Bool in
+            allowed = true
             guard doc.deletedAtMs == nil else { return false }
+            guard cause.allowsCommit(on: doc) else {
+                allowed = false
+                return false
+            }
             doc.deletedAtMs = now
             return true
         }
+        return (latest, allowed)
     }
 
     /// Removes every identity file (listed, pending or retired link, or the former id of a re-key

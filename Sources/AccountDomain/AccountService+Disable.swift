@@ -36,8 +36,7 @@ extension AccountService {
             doc.state(of: identity.provider, id: identity.subject, linkID: m.linkID, transferSub: m.transferSub)
                 != .stale
         else { return false }
-        let key = AccountKeys.session(session.serviceUserID, session.sessionID)
-        _ = try purge(prefix: key, until: deadline, deadline: deadline)
+        try erase(AccountKeys.session(session.serviceUserID, session.sessionID), deadline: deadline)
         return true
     }
 }

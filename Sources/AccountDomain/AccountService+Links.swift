@@ -94,8 +94,11 @@ extension AccountService {
             throw error
         }
         guard let linked = completed else {
-            // The claim was abandoned and taken over meanwhile (this link outlived the claim's
-            // lifetime): remove the file this link wrote.
+            // The account was deleted since the claim (a deletion committed in between): the
+            // file goes and the answer is SESSION_INVALID, as docs/API.md says (issue 23).
+            try removeFileOfDeletedAccount(key, uuid: uuid, linkID: linkID, deadline: deadline)
+            // Else the claim was abandoned and taken over meanwhile (this link outlived the
+            // claim's lifetime): remove the file this link wrote.
             if let mine = try mapping(backend.get(key, deadline: deadline), key: key), mine.uuid == uuid,
                 mine.linkID == linkID
             {

@@ -9,6 +9,10 @@ package struct ScheduledRunOutcome: Sendable, Equatable {
     package var pending: Int
     /// Of the pending ones, those whose work (or record) failed in this run: retried by the next.
     package var failed = 0
+    /// Accounts whose deletion Apple's event started and this run dropped instead of committing
+    /// (another provider was linked since), unlinking the event's Apple link: audited as the
+    /// event's unlink would be.
+    package var appleUnlinks: [String] = []
 
     package init(purged: Int, pending: Int, failed: Int = 0) {
         self.purged = purged
@@ -57,6 +61,7 @@ extension AccountService {
                     uuid, record, purgeUntil: share, deadline: AccountService.earlier(calls, deadline))
                 if progress.completedPass { outcome.purged += 1 }
                 if progress.pending { outcome.pending += 1 }
+                if progress.unlinkedApple { outcome.appleUnlinks.append(uuid) }
             } catch {
                 outcome.pending += 1
                 outcome.failed += 1
@@ -144,10 +149,14 @@ extension AccountService {
     struct DeletionProgress {
         var completedPass = false
         var pending = true
+        /// Apple's event started it and another provider was linked since: dropped, and this run
+        /// unlinked the event's Apple link (an Apple retry may have done so already).
+        var unlinkedApple = false
     }
 
     /// One deletion's next steps: finishing the first purge, then the second pass once it is due
-    /// (right away when it already is).
+    /// (right away when it already is). A deletion Apple's event started whose cause no longer
+    /// holds is dropped (`continueDeletion`): nothing is pending for it any more.
     func advance(
         _ uuid: String, _ record: (DeletionRecord, String), purgeUntil: Deadline, deadline: Deadline
     ) throws(AccountError)
@@ -155,17 +164,21 @@ extension AccountService {
     {
         var progress = DeletionProgress()
         let wasComplete = record.0.purgeComplete
-        var (current, etag) = try finishDeletion(uuid, record, account: nil, purgeUntil: purgeUntil, deadline: deadline)
+        let state = try continueDeletion(uuid, record, account: nil, purgeUntil: purgeUntil, deadline: deadline)
+        guard case .recorded(var current, let etag) = state else {
+            if case .dropped(let unlinked) = state { progress.unlinkedApple = unlinked }
+            progress.pending = false
+            return progress
+        }
         guard current.purgeComplete else { return progress }
         progress.completedPass = !wasComplete
         guard let due = current.secondPassDueAtMs, environment.now() >= due else { return progress }
-        let pass = purgePass(uuid, until: purgeUntil, deadline: deadline)
-        current.objectsDeleted += pass.deleted
+        guard let pass = purgePass(uuid, until: purgeUntil, deadline: deadline) else { return progress }
+        current.take(pass)
         guard pass.complete else {
             _ = try saveDeletion(current, etag: etag, deadline: deadline)
             return progress
         }
-        current.purgePasses += 1
         current.secondPassDoneAtMs = environment.now()
         _ = try saveDeletion(current, etag: etag, deadline: deadline)
         return DeletionProgress(completedPass: true, pending: false)

@@ -7,7 +7,8 @@ import PlatformSupport
 extension AccountService {
     package func listSessions(token: String, deadline: Deadline) throws(AccountError) -> [SessionSummary] {
         let auth = try authenticate(token, recent: false, deadline: deadline)
-        let (live, complete) = try liveSessionsPage(auth.token.serviceUserID, account: auth.account, deadline: deadline)
+        let (live, complete) = try liveSessionsListed(
+            auth.token.serviceUserID, account: auth.account, deadline: deadline)
         // The session may end between its check and the listing (a deletion, an unlink, a
         // revoke racing this call). A whole listing without it is the newer truth: answer
         // that, not a success that marks no session current (the storm caught one).
@@ -83,28 +84,54 @@ extension AccountService {
         throw .conflict("a session kept changing while signing it out")
     }
 
-    /// The account's live sessions (first page of up to 1,000 records, read `sessionsPerRound`
-    /// at a time). Records that can never work again are deleted along the way, best effort.
+    /// Every live session of the account, however many ("every means every one", contract v4):
+    /// the listing is followed a page (1,000 records) at a time, each page's records read
+    /// `sessionsPerRound` at a time. Records that can never work again are deleted along the way,
+    /// best effort.
     func liveSessions(
         _ uuid: String, account: Account, deadline: Deadline
     ) throws(AccountError) -> [(SessionRecord, String)] {
-        try liveSessionsPage(uuid, account: account, deadline: deadline).live
+        try liveSessionsListed(uuid, account: account, deadline: deadline).live
     }
 
-    /// `liveSessions`, and whether the listing was whole (not truncated after 1,000 records).
-    func liveSessionsPage(
+    /// `liveSessions`, and whether the listing was whole (false only past `maxListPages` pages).
+    func liveSessionsListed(
         _ uuid: String, account: Account, deadline: Deadline
     ) throws(AccountError) -> (live: [(SessionRecord, String)], complete: Bool) {
-        var listing = Round()
-        let slot = listing.list(AccountKeys.sessionsPrefix(uuid))
-        let page = try backend.run(listing, deadline: deadline).value(slot)
-        let keys = page.keys.filter {
-            $0.hasSuffix(".json")
-                && AccountKeys.isHexID(String($0.dropFirst(AccountKeys.sessionsPrefix(uuid).utf8.count).dropLast(5)))
-        }
+        let prefix = AccountKeys.sessionsPrefix(uuid)
         let now = environment.now()
         var live: [(SessionRecord, String)] = []
         var dead: [String] = []
+        var after: String?
+        var complete = false
+        for _ in 0..<AccountService.maxListPages {
+            var listing = Round()
+            let slot = listing.list(prefix, after: after)
+            let page = try backend.run(listing, deadline: deadline).value(slot)
+            let keys = page.keys.filter {
+                $0.hasSuffix(".json") && AccountKeys.isHexID(String($0.dropFirst(prefix.utf8.count).dropLast(5)))
+            }
+            try readSessions(keys, of: uuid, account: account, nowMs: now, live: &live, dead: &dead, deadline: deadline)
+            guard page.isTruncated, let last = page.keys.last else {
+                complete = true
+                break
+            }
+            after = last
+        }
+        if !dead.isEmpty {
+            var cleanup = Round()
+            for key in dead.prefix(AccountService.sessionsPerRound) { _ = cleanup.delete(key, .none) }
+            _ = backend.run(cleanup, deadline: deadline)
+        }
+        return (live, complete)
+    }
+
+    /// Reads one listing page's session records: the live ones listed by the account, and the
+    /// keys of those that can never work again.
+    private func readSessions(
+        _ keys: [String], of uuid: String, account: Account, nowMs now: Int64, live: inout [(SessionRecord, String)],
+        dead: inout [String], deadline: Deadline
+    ) throws(AccountError) {
         for start in stride(from: 0, to: keys.count, by: AccountService.sessionsPerRound) {
             let chunk = Array(keys[start..<min(start + AccountService.sessionsPerRound, keys.count)])
             var round = Round()
@@ -125,11 +152,5 @@ extension AccountService {
                 }
             }
         }
-        if !dead.isEmpty {
-            var cleanup = Round()
-            for key in dead.prefix(AccountService.sessionsPerRound) { _ = cleanup.delete(key, .none) }
-            _ = backend.run(cleanup, deadline: deadline)
-        }
-        return (live, !page.isTruncated)
     }
 }

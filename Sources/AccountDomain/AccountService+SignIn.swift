@@ -139,8 +139,7 @@ extension AccountService {
             // Not half-made but deleted (and purged): never bring the old account back, and leave
             // no version of this sign-in's session record under the purged prefix.
             try discard(m, key: key, session: nil, deadline: deadline)
-            let sessionKey = AccountKeys.session(record.serviceUserID, record.sessionID)
-            _ = try purge(prefix: sessionKey, until: deadline, deadline: deadline)
+            try erase(AccountKeys.session(record.serviceUserID, record.sessionID), deadline: deadline)
             return .stale
         } else {
             acct = try complete(m, identity, fullName: fullName, profile: p, providers: v, deadline: deadline)

@@ -35,6 +35,14 @@ extension AccountService {
         guard let account = try account(uuid: uuid, profile: docs.profile, providers: docs.providers),
             !account.providers.isDeleted
         else { return .unknownPurchase }
+        // Paid-for news of a product the catalog no longer lists grants nothing new: the
+        // catalog governs what paid purchases grant, and only the end of payment needs no
+        // catalog (contract v4). This happens only when newer paid news was stored earlier.
+        let endsPayment = newest.status == .expired || newest.status == .revoked
+        guard endsPayment || catalog.products.isEmpty || catalog.product(newest.productID) != nil else {
+            try markProcessed(marker, deadline: deadline)
+            return .processed
+        }
         let entry = Subscription(
             originalTransactionID: id, state: newest,
             product: AccountService.product(of: newest, in: catalog, fallback: product))

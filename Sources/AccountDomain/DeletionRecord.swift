@@ -8,6 +8,9 @@ import StrictJSON
 package struct DeletionRecord: Sendable, Equatable {
     var serviceUserID: String
     var requestedAtMs: Int64
+    /// Who asked: the user or an operator, or Apple's `account-delete` (which commits only while
+    /// its Apple link is the account's only listed provider; see `DeletionCause`).
+    package var cause: DeletionCause = .requested
     /// When providers.json took `deletedAt` (nil: asked, not yet committed).
     var committedAtMs: Int64?
     /// Identity files and purchase claims that named the account are gone.
@@ -19,12 +22,24 @@ package struct DeletionRecord: Sendable, Equatable {
     var purgePasses = 0
     var purgeComplete = false
     var objectsDeleted = 0
+    /// Keys (versions, delete markers) and uploads the last pass found but could not remove: 0
+    /// when none. The scheduled run tries them again; `authctl check` reports a record where this
+    /// is not 0. A count only: key names may be personal data.
+    package var keysFailed = 0
     /// When the second pass may run (credentials issued before the deletion can still write
     /// until then), and when it did.
     var secondPassDueAtMs: Int64?
     var secondPassDoneAtMs: Int64?
 
     var isDone: Bool { secondPassDoneAtMs != nil }
+
+    /// Counts one purge pass: what it deleted, a completed pass, and what it could not remove (as
+    /// the last pass that got that far found it: one that ran out of time first says nothing).
+    mutating func take(_ pass: PurgePass) {
+        objectsDeleted += pass.deleted
+        if pass.complete || pass.failed > 0 { keysFailed = pass.failed }
+        if pass.complete { purgePasses += 1 }
+    }
 
     init(serviceUserID: String, requestedAtMs: Int64) {
         self.serviceUserID = serviceUserID
@@ -38,6 +53,7 @@ package struct DeletionRecord: Sendable, Equatable {
         return .object(
             JSONObject([
                 ("version", .int(1)), ("serviceUserID", .string(serviceUserID)), ("requestedAt", ts(requestedAtMs)),
+                ("cause", causeJSON),
                 ("committedAt", ts(committedAtMs)), ("mappingsRemoved", .bool(mappingsRemoved)),
                 ("linksInFlight", .bool(linksInFlight)),
                 (
@@ -45,12 +61,24 @@ package struct DeletionRecord: Sendable, Equatable {
                     .object(
                         JSONObject([
                             ("passes", .int(purgePasses)), ("complete", .bool(purgeComplete)),
-                            ("objectsDeleted", .int(objectsDeleted)),
+                            ("objectsDeleted", .int(objectsDeleted)), ("keysFailed", .int(keysFailed)),
                         ])
                     )
                 ),
                 ("secondPassDueAt", ts(secondPassDueAtMs)), ("secondPassDoneAt", ts(secondPassDoneAtMs)),
             ]))
+    }
+
+    private var causeJSON: JSONValue {
+        switch cause {
+        case .requested: return .object(JSONObject([("kind", .string("requested"))]))
+        case .appleAccountDelete(let linkID):
+            return .object(
+                JSONObject([
+                    ("kind", .string(DeletionCause.appleAccountDeleteName)),
+                    ("linkID", linkID.map(JSONValue.string) ?? .null),
+                ]))
+        }
     }
 
     package init?(json: JSONValue) {
@@ -64,6 +92,14 @@ package struct DeletionRecord: Sendable, Equatable {
         purgePasses = Int(o["purge"]?["passes"]?.int64Value ?? 0)
         purgeComplete = o["purge"]?["complete"]?.boolValue ?? false
         objectsDeleted = Int(o["purge"]?["objectsDeleted"]?.int64Value ?? 0)
+        keysFailed = Int(o["purge"]?["keysFailed"]?.int64Value ?? 0)
+        // A record written before causes were kept reads as requested: nothing tells Apple's apart.
+        switch o["cause"]?["kind"]?.stringValue {
+        case nil, "requested": cause = .requested
+        case DeletionCause.appleAccountDeleteName?:
+            cause = .appleAccountDelete(linkID: o["cause"]?["linkID"]?.stringValue)
+        default: return nil
+        }
         secondPassDueAtMs = ts(o["secondPassDueAt"])
         secondPassDoneAtMs = ts(o["secondPassDoneAt"])
     }

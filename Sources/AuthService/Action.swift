@@ -36,8 +36,15 @@ extension Action {
     var provider: IdentityProvider? { nil }
     func httpStatus(for error: ServiceError) -> Int { error.code.httpStatus }
 
-    /// The status for Apple's notification senders, which retry on 5xx and not on 4xx: 503 for a
-    /// transient failure, 400 for every refusal (docs/decisions/runtime-and-http.md,
-    /// "Events answer with their own HTTP statuses").
-    static func notificationStatus(for error: ServiceError) -> Int { error.code == .upstreamUnavailable ? 503 : 400 }
+    /// The status for Apple's notification senders, which retry on 5xx and not on 4xx: 400 only
+    /// when the notification itself is refused (its body, its signature or token, what it
+    /// claims), 503 for every other failure (contract v4), a CONFLICT that bounded retries did
+    /// not settle included: a refund or an account-delete is never dropped (issue 23;
+    /// docs/decisions/runtime-and-http.md, "Events answer with their own HTTP statuses").
+    static func notificationStatus(for error: ServiceError) -> Int {
+        switch error.code {
+        case .invalidRequest, .invalidToken, .tokenExpired, .unsupportedProvider, .invalidPurchase: return 400
+        default: return 503
+        }
+    }
 }

@@ -11,13 +11,19 @@ struct Answer {
     /// What the operator should see in the invocation's log line beside the answer (never a
     /// token, a code or personal data): e.g. why Apple revocation did not happen.
     var log: [(String, JSONValue)] = []
-    /// The account change this answer made, for the audit line (nil: no change).
-    var audit: AuditRecord?
+    /// The account changes this answer made, one audit line each (none: no change).
+    var audits: [AuditRecord] = []
     /// Dedicated metric counts (`InvocationMetrics.countNames`).
     var counts: [String: Int] = [:]
 }
 
 extension Answer {
+    /// The one account change most answers make (nil: none).
+    var audit: AuditRecord? {
+        get { audits.first }
+        set { audits = newValue.map { [$0] } ?? [] }
+    }
+
     /// auth-signin.
     static func signedIn(_ o: SignInOutcome, settings: AccountSettings) -> Answer {
         var answer = Answer(
@@ -104,9 +110,11 @@ extension Answer {
                     ("appleTokensRevoked", appleTokensRevoked.map(JSONValue.bool) ?? .null),
                 ])),
             log: appleOutcome.map { [("appleRevocation", .string($0))] } ?? [],
-            audit: AuditRecord(
-                operation: "delete", serviceUserID: o.serviceUserID, provider: nil,
-                outcome: o.purgeComplete ? "purge complete" : "purge pending"),
+            audits: [
+                AuditRecord(
+                    operation: "delete", serviceUserID: o.serviceUserID, provider: nil,
+                    outcome: o.purgeComplete ? "purge complete" : "purge pending")
+            ],
             counts: ["Deletions": 1])
     }
 
@@ -126,15 +134,23 @@ extension Answer {
                     ("user", user(o.account)),
                 ])),
             log: appStoreAPI.map { [("appStoreAPI", .string($0))] } ?? [],
-            audit: AuditRecord(
-                operation: "claimPurchase", serviceUserID: o.account.serviceUserID, provider: nil,
-                outcome: o.status.rawValue),
+            audits: [
+                AuditRecord(
+                    operation: "claimPurchase", serviceUserID: o.account.serviceUserID, provider: nil,
+                    outcome: o.status.rawValue)
+            ],
             counts: o.status == .claimed ? ["PurchaseClaims": 1] : [:])
     }
 
-    /// The scheduled run's summary.
+    /// The scheduled run's summary; an Apple link it unlinked while dropping the deletion Apple's
+    /// event had started (another provider was linked since) is audited as the event's unlink is.
     static func scheduledRun(_ o: ScheduledRunOutcome) -> Answer {
-        Answer(data: .object(JSONObject([("purged", .int(o.purged)), ("pending", .int(o.pending))])))
+        var answer = Answer(data: .object(JSONObject([("purged", .int(o.purged)), ("pending", .int(o.pending))])))
+        answer.audits = o.appleUnlinks.map {
+            AuditRecord(
+                operation: "unlink", serviceUserID: $0, provider: IdentityProvider.apple.rawValue, outcome: "unlinked")
+        }
+        return answer
     }
 
     // MARK: parts

@@ -28,7 +28,7 @@ struct AppStoreNotificationAction: Action {
         let notification = try verifier.verifyNotification(signedPayload)
         guard let transaction = notification.data?.transaction,
             let change = Self.change(notification, transaction),
-            let product = products.product(transaction.productId)
+            let product = Self.product(transaction.productId, change.status, in: products)
         else { return .event(status: "ignored") }
         let state = PurchaseState(
             productID: transaction.productId, environment: transaction.environment.rawValue, status: change.status,
@@ -55,6 +55,18 @@ struct AppStoreNotificationAction: Action {
         case "REFUND", "REVOKE": return (.revoked, t.expiresDate)
         default: return nil
         }
+    }
+
+    /// What the purchase's product grants: the catalog decides what a claim may grant, never
+    /// whether payment ended (contract v4): an outcome that ends payment (`expired`, `revoked`)
+    /// applies to a product the catalog no longer lists (with the free tier, which is what an
+    /// ended purchase grants anyway); news that a purchase is paid for (`active`, `grace`) of such
+    /// a product grants nothing and is acknowledged.
+    static func product(
+        _ id: String, _ status: Subscription.Status, in catalog: ProductCatalog
+    ) -> ProductCatalog.Product? {
+        if let listed = catalog.product(id) { return listed }
+        return status == .expired || status == .revoked ? ProductCatalog.free : nil
     }
 
     func httpStatus(for error: ServiceError) -> Int { Self.notificationStatus(for: error) }

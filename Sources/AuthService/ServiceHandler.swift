@@ -67,7 +67,7 @@ final class ServiceHandler: LambdaHandler {
             switch performed.result {
             case .success(let answer):
                 metrics.counts.merge(answer.counts) { $1 }
-                if let audit = answer.audit { context.logger.record(audit.record) }
+                for audit in answer.audits { context.logger.record(audit.record) }
                 record(.success, nil)
             case .failure(let error): record(.refused, error.code)
             }

@@ -54,6 +54,10 @@ package final class EasyHandle {
         }
 
         ccurl_setopt_string(raw, CURLOPT_URL, request.url)
+        // The path goes out exactly as given: curl would otherwise remove `.` and `..` segments
+        // (RFC 3986 5.2.4), and a request that addresses an S3 key such as `photos/../a.jpg` would
+        // then no longer match its SigV4 signature (403) or would name another key (issue 23).
+        ccurl_setopt_long(raw, CURLOPT_PATH_AS_IS, 1)
         ccurl_setopt_long(raw, CURLOPT_NOSIGNAL, 1)
         ccurl_setopt_long(raw, CURLOPT_TIMEOUT_MS, request.timeoutMilliseconds)
         ccurl_setopt_long(

@@ -35,7 +35,8 @@ import Glibc
             _ = try f.service.link(token: up.session.refreshToken.value, identity: g1, deadline: .none)
         }
         f.backend.intercept = nil
-        #expect(error == "sessionInvalid" || error == "conflict")
+        // Issue 23, defect 5: SESSION_INVALID as docs/API.md says, not CONFLICT ("the link took too long").
+        #expect(error == "sessionInvalid")
         #expect(answered != nil)
         #expect(f.s3.current(AccountKeys.identity(.google, "111")) == nil, "the link's file names the deleted UUID")
         // Once no invocation from before the commit can still run, the scheduled run finishes.

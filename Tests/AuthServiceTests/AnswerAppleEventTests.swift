@@ -1,4 +1,5 @@
 import AccountDomain
+import StrictJSON
 import Testing
 
 @testable import AuthService
@@ -24,6 +25,20 @@ import Testing
             answer.audit
                 == AuditRecord(operation: "unlink", serviceUserID: uuid, provider: "apple", outcome: "unlinked"))
         #expect(answer.counts.isEmpty)
+    }
+
+    /// Issue 23, defect 2: a scheduled run that dropped the deletion Apple's event had started
+    /// (another provider was linked since) and unlinked Apple audits that unlink as the event would.
+    @Test func aScheduledRunThatUnlinkedAppleAuditsTheUnlink() {
+        var outcome = ScheduledRunOutcome(purged: 1, pending: 0)
+        outcome.appleUnlinks = [uuid]
+        let answer = Answer.scheduledRun(outcome)
+        #expect(
+            answer.audits == [
+                AuditRecord(operation: "unlink", serviceUserID: uuid, provider: "apple", outcome: "unlinked")
+            ])
+        #expect(answer.data["purged"] == .int(1) && answer.data["pending"] == .int(0))
+        #expect(Answer.scheduledRun(ScheduledRunOutcome(purged: 0, pending: 0)).audits.isEmpty)
     }
 
     @Test func noChangeNoAuditLine() {

@@ -75,6 +75,22 @@ import Testing
         #expect(response["statusCode"] == .number("503"))
     }
 
+    /// Issue 23, defect 3 (contract v4): both kinds of Apple's notifications answer 400 only when
+    /// the notification itself is refused, 503 for every other failure (CONFLICT included), so
+    /// that Apple retries; on main CONFLICT and every other refusal answered 400.
+    @Test func notificationsAnswer400OnlyWhenTheNotificationIsRefused() throws {
+        let refused: Set<ErrorCode> = [
+            .invalidRequest, .invalidToken, .tokenExpired, .unsupportedProvider, .invalidPurchase,
+        ]
+        let apple = try AppleAccountEventAction(Request(JSONObject([("payload", .string("a.b.c"))])))
+        let store = try AppStoreNotificationAction(Request(JSONObject([("signedPayload", .string("a.b.c"))])))
+        for code in ErrorCode.allCases {
+            let expected = refused.contains(code) ? 400 : 503
+            #expect(apple.httpStatus(for: ServiceError(code, "x")) == expected, "Sign in with Apple, \(code)")
+            #expect(store.httpStatus(for: ServiceError(code, "x")) == expected, "App Store, \(code)")
+        }
+    }
+
     @Test func anAppCallKeepsTheContractsStatuses() throws {
         let event = functionURLEvent(body: .string(#"{"refreshToken":"rt1_garbage","action":"delete"}"#))
         let response = try JSONParser.parse(

@@ -160,6 +160,22 @@ private struct Echo {
         #expect(e.kind == .responseTooLarge && ok.body.count == 50)
     }
 
+    /// Issue 23, defect 1: the request target on the wire is the URL's path byte for byte, dot
+    /// segments, empty segments and percent-escapes included (a SigV4 signature covers it as given).
+    @Test func thePathGoesOutExactlyAsGiven() throws {
+        let paths = [
+            "/echo/photos/../video.mov", "/echo/photos/./a.jpg", "/echo/a/b/..", "/echo/.", "/echo//x//",
+            "/echo/ctl%01/../x.jpg", "/echo/%2E%2E/%2e/x", "/echo/sp%20ace+plus%25",
+        ]
+        let h = try EasyHandle()
+        let client = try HTTPClient()
+        for path in paths {
+            #expect(try Echo(h.perform(HTTPRequest(url: server.base + path))).path == path, "easy: \(path)")
+            let viaMulti = try Echo(client.send(HTTPRequest(method: "DELETE", url: server.base + path + "?v=1")).get())
+            #expect(viaMulti.path == path + "?v=1", "multi: \(path)")
+        }
+    }
+
     @Test func badURLIsOther() throws {
         let h = try EasyHandle()
         do {

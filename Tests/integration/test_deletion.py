@@ -139,6 +139,41 @@ def test_a_purge_that_does_not_fit_is_pending_and_the_scheduled_run_finishes_bot
     assert deletion_record(svc, uuid) == record
 
 
+def schedule_period_seconds(expression: str) -> int:
+    """`rate(30 minutes)` → 1800 (EventBridge's rate expressions)."""
+    value, unit = expression[len("rate("):-1].split()
+    return int(value) * {"minute": 60, "minutes": 60, "hour": 3600, "hours": 3600, "day": 86400, "days": 86400}[unit]
+
+
+def test_the_second_pass_comes_within_the_contracts_bound(svc):
+    """Issue 23, defect 5 (second item), verified real: the second pass is due at commit +
+    CREDENTIALS_DURATION_SECONDS + a margin, and the first scheduled run after that comes up to one
+    schedule period later and takes up to auth-link's timeout. The contract's bound is
+    CREDENTIALS_DURATION_SECONDS + 1 hour from the answer (which comes after the commit), so
+    margin + period + timeout must fit in an hour: on main 60 s + 1 h + 30 s did not."""
+    from samcli.yamlhelper import yaml_parse
+
+    from conftest import ROOT
+
+    _, data = signup(svc)
+    uuid = data["user"]["serviceUserID"]
+    ok(svc.link(refreshToken=data["refreshToken"], action="delete"))
+    record = deletion_record(svc, uuid)
+    duration = int(svc.env("auth-link").get("CREDENTIALS_DURATION_SECONDS", "3600"))
+
+    def ms(text: str) -> int:
+        return int(time.mktime(time.strptime(text[:19], "%Y-%m-%dT%H:%M:%S")) * 1000) + int(text[20:23])
+
+    margin = (ms(record["secondPassDueAt"]) - ms(record["committedAt"])) / 1000 - duration
+    resources = yaml_parse((ROOT / "template.yaml").read_text())["Resources"]
+    (rule,) = [r["Properties"] for r in resources.values() if r["Type"] == "AWS::Events::Rule"
+               and r["Properties"]["Targets"][0]["Arn"] == {"Ref": "AuthLinkScheduledAlias"}]
+    period = schedule_period_seconds(rule["ScheduleExpression"])
+    timeout = resources["AuthLinkFunction"]["Properties"]["Timeout"]
+    assert 0 < margin and margin + period + timeout <= 3600, \
+        f"second pass as late as {margin:.0f} s + {period} s + {timeout} s after the credentials expire"
+
+
 def test_the_purge_removes_keys_with_control_characters_and_aborts_unfinished_uploads(svc):
     """Issue 18, defect 4: the user's own credentials can write any key under photos/. A CR in a
     DeleteObjects key must be sent as a character reference (an XML parser reads a raw CR as LF:
@@ -242,6 +277,55 @@ def test_account_delete_unlinks_apple_or_deletes_an_apple_only_account(svc):
             "sign-in after Apple's account-delete")
     assert deletion_record(svc, uuid)["committedAt"]
     assert versions_under(svc, f"users/{uuid}/") == [], "the account's data outlived Apple's account-delete"
+
+
+def providers_json_writes(method: str, target: str) -> bool:
+    """The FaultProxy filter that fails only the writes of an account's providers.json (the commit)."""
+    return method == "PUT" and target.split("?")[0].endswith("/account/providers.json")
+
+
+def test_apple_account_delete_never_deletes_an_account_that_linked_google_since(svc):
+    """Issue 23, defect 2, the second reproduction against the real functions: the first delivery
+    of `account-delete` writes the deletion record and fails at its commit (S3 answers 409 to
+    every try); the user links Google; Apple's retry unlinks Apple only; then the scheduled run.
+    On main the run committed the leftover record: photos gone while Google's sign-in worked."""
+    sub, data = signup(svc)
+    uuid = data["user"]["serviceUserID"]
+    fill_photos(svc, data, count=2)
+    photos = versions_under(svc, f"users/{uuid}/photos/")
+    note = svc.idp.apple_notification(sub, "account-delete")
+    with FaultProxy(svc.moto.port, seed=1, rate=1.0, weights={"conflict": 1}, only=providers_json_writes) as proxy:
+        failing = svc.start("auth-link", AWS_ENDPOINT_URL=proxy.endpoint)
+        status, _, _ = via_url(failing, url_event(json.dumps({"payload": note})))
+    assert status != 200, f"the first delivery answered {status} although its commit failed"
+    assert deletion_record(svc, uuid)["committedAt"] is None, "set-up: the first delivery left no uncommitted record"
+    g = google_sub()
+    ok(svc.link(refreshToken=data["refreshToken"], provider="google", idToken=svc.idp.google_token(g)))
+    status, envelope = notify(svc, note)  # Apple's retry of the same event
+    assert (status, envelope["data"]["status"]) == (200, "processed"), f"retry: HTTP {status}"
+    ok(svc.link(**scheduled_event()))
+
+    doc = svc.read_json(f"users/{uuid}/account/providers.json")
+    assert doc.get("deletedAt") is None and [p["type"] for p in doc["providers"]] == ["google"], \
+        f"providers after the retry and the schedule: {[p['type'] for p in doc['providers']]} deleted={doc.get('deletedAt')}"
+    assert versions_under(svc, f"users/{uuid}/photos/") == photos, "the photos of an account that stays were purged"
+    back = ok(svc.signin(provider="google", idToken=svc.idp.google_token(g), intent="signin"))
+    assert back["user"]["serviceUserID"] == uuid, "Google's sign-in reached another account"
+    assert svc.read_object(f"deletions/{uuid}.json") is None, "the dropped deletion record is still there"
+
+
+def test_apple_notifications_that_lose_their_writes_are_503_so_apple_retries(svc):
+    """Issue 23, defect 3: a CONFLICT that bounded retries did not settle is transient (contract
+    v4): 503, so that Apple sends the event again; on main it was 400 and the event was lost."""
+    sub, data = signup(svc)
+    uuid = data["user"]["serviceUserID"]
+    writes = lambda method, target: method in ("PUT", "DELETE")  # noqa: E731
+    with FaultProxy(svc.moto.port, seed=1, rate=1.0, weights={"conflict": 1}, only=writes) as proxy:
+        failing = svc.start("auth-link", AWS_ENDPOINT_URL=proxy.endpoint)
+        for kind in ("email-disabled", "account-delete"):
+            status, _, envelope = via_url(failing, url_event(json.dumps({"payload": svc.idp.apple_notification(sub, kind)})))
+            assert (status, envelope["error"]["code"]) == (503, "CONFLICT"), f"{kind}: HTTP {status}"
+    assert provider_entry(svc, uuid, "apple") is not None and provider_entry(svc, uuid, "apple").get("emailDeliverable") is None
 
 
 def test_notifications_that_fail_verification_are_400_and_change_nothing(svc):

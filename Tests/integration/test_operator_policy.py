@@ -17,7 +17,7 @@ EXPECTED_OPERATOR_GRANTS = {
     *{("s3:PutObject", m) for m in MARKERS if not m.endswith("/account/")},   # completing a half-made account
     *{(a, ACCOUNT_ALL) for a in ("s3:DeleteObject", "s3:DeleteObjectVersion", "s3:AbortMultipartUpload")},   # the purge
     ("s3:ListBucketMultipartUploads", BUCKET),                          # the purge's unfinished uploads
-    *{(a, DELETIONS) for a in ("s3:GetObject", "s3:PutObject", "s3:PutObjectTagging")},
+    *{(a, DELETIONS) for a in ("s3:GetObject", "s3:PutObject", "s3:PutObjectTagging", "s3:DeleteObject")},   # an Apple-started one dropped
     # apple-transfer (contract v4): prepare's place per team; the key the deployment reads, when in SSM
     *{(a, TRANSFER_PROGRESS) for a in ("s3:GetObject", "s3:PutObject")},
     ("ssm:GetParameter", APPLE_KEY_PARAMETER),

@@ -177,6 +177,39 @@ def test_notifications_move_the_subscription_monotonically(svc, store, pki):
     assert {k: v for k, v in after.items() if k in before} == before
 
 
+def test_a_refund_of_a_product_no_longer_sold_still_ends_the_entitlement(svc, store, pki):
+    """Issue 23, defect 4: the catalog governs what a claim may grant, never whether payment ended
+    (contract v4). A purchase claimed while its product was sold, refunded after the product left
+    APPSTORE_PRODUCTS: on main the refund was "ignored" and the account kept premium."""
+    uuid, data = account(svc)
+    otid = new_purchase_id()
+    ok(claim(store, data, transaction(pki, otid, uuid)))
+    now = int(time.time() * 1000)
+    delisted = svc.start("auth-link", **{**pki.function_env(), "APPSTORE_PRODUCTS": "com.example.photos.other=premium:5"})
+    for kind, expected in (("DID_RENEW", "ignored"), ("REFUND", "processed")):
+        status, envelope = notify(delisted, notification(pki, otid, kind, signed_ms=now + 1000))
+        assert (status, envelope["data"]["status"]) == (200, expected), f"{kind}: HTTP {status} {envelope.get('data')}"
+    sub = svc.read_json(f"users/{uuid}/account/profile.json")["subscription"]
+    assert (sub["status"], sub["tier"]) == ("revoked", "free"), f"after the refund: {sub['status']} {sub['tier']}"
+    assert svc.read_json(f"purchases/apple-state/{otid}.json")["status"] == "revoked"
+
+
+def test_app_store_notifications_that_lose_their_writes_are_503_so_apple_retries(svc, store, pki):
+    """Issue 23, defect 3: a CONFLICT that bounded retries did not settle answers 503 (Apple
+    retries), not 400 (Apple drops the refund for good)."""
+    from signin_tools.standins import FaultProxy
+
+    uuid, data = account(svc)
+    otid = new_purchase_id()
+    ok(claim(store, data, transaction(pki, otid, uuid)))
+    writes = lambda method, target: method in ("PUT", "DELETE")  # noqa: E731
+    with FaultProxy(svc.moto.port, seed=1, rate=1.0, weights={"conflict": 1}, only=writes) as proxy:
+        failing = svc.start("auth-link", **pki.function_env(), AWS_ENDPOINT_URL=proxy.endpoint)
+        status, envelope = notify(failing, notification(pki, otid, "REFUND"))
+    assert (status, envelope["error"]["code"]) == (503, "CONFLICT"), f"HTTP {status}"
+    assert svc.read_json(f"users/{uuid}/account/profile.json")["subscription"]["status"] == "active"
+
+
 def test_bad_notifications_are_400_and_change_nothing(svc, store, pki):
     before = svc.snapshot()
     for what, signed in {"flipped signature": pki.sign({"kind": "notification", "signature": "flip"}),

@@ -275,9 +275,13 @@ class Storm:
                   and set(answer) == ({"success", "data", "meta"} if answer.get("success") else {"success", "error", "meta"})
                   and bool(answer["meta"].get("requestId")))
         if status != 200 or not shaped:
-            what = answer.get("errorType") if isinstance(answer, dict) else None
+            # What the body was, without its values (an envelope cut short could hold a token).
+            if isinstance(answer, dict):
+                what = answer.get("errorType") or f"keys {sorted(answer)}"
+            else:
+                what = f"{len(body)} bytes, not a JSON object"
             op.outcome = "no envelope"
-            self.check("envelope", False, f"op {op.n} {op.name}: no envelope: HTTP {status}, {what or 'unparseable body'}")
+            self.check("envelope", False, f"op {op.n} {op.name}: no envelope: HTTP {status}, {what}")
             return None
         self.check("envelope", True, "")
         self.check("deadline", elapsed <= FUNCTION_TIMEOUT + 1.0,

@@ -89,7 +89,7 @@ EXPECTED_FUNCTION_GRANTS = {
         ("s3:ListBucketVersions", BUCKET),                              # the purge (prefix users/<uuid>/ only)
         *{(a, ACCOUNT_ALL) for a in ("s3:DeleteObject", "s3:DeleteObjectVersion", "s3:AbortMultipartUpload")},   # the purge
         ("s3:ListBucketMultipartUploads", BUCKET),                      # ... and its incomplete uploads
-        *{(a, DELETIONS) for a in ("s3:GetObject", "s3:PutObject", "s3:PutObjectTagging")},   # deletion records
+        *{(a, DELETIONS) for a in ("s3:GetObject", "s3:PutObject", "s3:PutObjectTagging", "s3:DeleteObject")},   # deletion records (an Apple-started one dropped)
         *{(a, PURCHASE_CLAIMS) for a in ("s3:GetObject", "s3:PutObject", "s3:DeleteObject", "s3:DeleteObjectVersion")},   # claims: create-only; released by version
         *{(a, PURCHASE_STATES) for a in ("s3:GetObject", "s3:PutObject")},   # each purchase's newest state, never deleted
         *{(a, NOTIFICATIONS) for a in ("s3:GetObject", "s3:PutObject")},   # at-most-once markers
@@ -489,11 +489,11 @@ def test_apple_key_is_read_from_ssm_only_when_configured():
     assert set(conditional) == {"AppleKeyInSSM", "AppStoreApiKeyInSSM"}
 
 
-def test_auth_link_runs_hourly_with_time_to_purge():
+def test_auth_link_runs_every_30_minutes_with_time_to_purge():
     fn = RES["AuthLinkFunction"]["Properties"]
     assert "Events" not in fn, "the schedule targets the alias, never the unqualified function"
-    rule = RES["AuthLinkHourlyRule"]["Properties"]
-    assert rule["ScheduleExpression"] == "rate(1 hour)" and rule["State"] == "ENABLED"
+    rule = RES["AuthLinkScheduleRule"]["Properties"]
+    assert rule["ScheduleExpression"] == "rate(30 minutes)" and rule["State"] == "ENABLED"
     assert 15 <= fn["Timeout"] <= 60
     for other in ("AuthSigninFunction", "AuthRefreshFunction"):
         assert "Events" not in RES[other]["Properties"]
@@ -540,19 +540,19 @@ def test_signin_lists_versions_of_session_records_only():
         assert not iam_match(pattern, other), other
 
 
-def test_only_the_hourly_rule_may_invoke_the_scheduled_alias_and_the_app_cannot():
+def test_only_the_schedule_rule_may_invoke_the_scheduled_alias_and_the_app_cannot():
     """Issue 18, defect 7: the scheduled run's own path is auth-link's alias `scheduled`."""
     alias = RES["AuthLinkScheduledAlias"]
     assert alias["Type"] == "AWS::Lambda::Alias"
     assert alias["Properties"]["Name"] == "scheduled" and alias["Properties"]["FunctionVersion"] == "$LATEST"
     assert alias["Properties"]["FunctionName"] == {"Ref": "AuthLinkFunction"}
-    (target,) = RES["AuthLinkHourlyRule"]["Properties"]["Targets"]
+    (target,) = RES["AuthLinkScheduleRule"]["Properties"]["Targets"]
     assert target["Arn"] == {"Ref": "AuthLinkScheduledAlias"}
     assert target["DeadLetterConfig"]["Arn"] == {"Fn::GetAtt": ["ScheduledRunDeadLetterQueue", "Arn"]}
     perms = [r["Properties"] for r in RES.values() if r["Type"] == "AWS::Lambda::Permission"
              and r["Properties"]["FunctionName"] == {"Ref": "AuthLinkScheduledAlias"}]
     assert perms == [{"Action": "lambda:InvokeFunction", "FunctionName": {"Ref": "AuthLinkScheduledAlias"},
-                      "Principal": "events.amazonaws.com", "SourceArn": {"Fn::GetAtt": ["AuthLinkHourlyRule", "Arn"]},
+                      "Principal": "events.amazonaws.com", "SourceArn": {"Fn::GetAtt": ["AuthLinkScheduleRule", "Arn"]},
                       "SourceAccount": {"Ref": "AWS::AccountId"}}]
     # Every other permission and the app's policy name the unqualified function (no alias, no `:*`).
     for r in RES.values():

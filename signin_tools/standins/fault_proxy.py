@@ -150,9 +150,13 @@ class FaultProxy:
     ``set_rate()``, ``stop()``."""
 
     def __init__(self, upstream_port: int, seed=0, rate: float = 0.0, weights: dict | None = None,
-                 stall_seconds: float = 6.0, max_connections: int = 128, log_size: int = 50_000, refuse=None):
+                 stall_seconds: float = 6.0, max_connections: int = 128, log_size: int = 50_000, refuse=None,
+                 only=None):
         self.upstream_port = upstream_port
         self.refuse = refuse  # Request -> bool: answered 403 AccessDenied, not forwarded
+        # `only(method, target)`: when given, the requests it answers False for are never faulted
+        # (a test that stages one failing step, e.g. every PUT of providers.json).
+        self.only = only
         self.seed = seed
         self.rate = rate
         self.weights = dict(DEFAULT_WEIGHTS if weights is None else weights)
@@ -272,6 +276,8 @@ class FaultProxy:
             rate = self.rate
             self.by_service[service] += 1
         kind = decide(self.seed, n, rate, service, request.method, self.weights)
+        if self.only is not None and not self.only(request.method, request.target):
+            kind = None
         if self.refuse is not None and self.refuse(request):
             kind = "access_denied"
         if kind is not None:

@@ -8,7 +8,8 @@ repeats. Actions: "200" (an S3-ish success with an ETag; GET bodies are "hello")
 "404", "412", "500", "503" (SlowDown), "409" (ConditionalRequestConflict), "reset" (TCP RST, no
 answer), "stall" (no answer until the client gives up, at most 30 s), "delay:MS" (200 after MS
 milliseconds; the bench uses it as a latency-bound S3). Prints {"port": N} once,
-then answers "stats" lines on stdin with {"count": N, "requests": [...]}; stops when stdin closes
+then answers "stats" lines on stdin with {"count": N, "requests": [...]} (each with its raw
+request target and headers, so a test can check a signature against what arrived); stops when stdin closes
 (or after --max-seconds). Binds 127.0.0.1 only.
 """
 import json
@@ -59,6 +60,7 @@ def make_handler(state):
                     "method": self.command, "path": self.path, "bodyBytes": len(body),
                     "signed": (self.headers.get("Authorization") or "").startswith("AWS4-HMAC-SHA256 Credential="),
                     "amzDate": self.headers.get("X-Amz-Date"), "t": time.monotonic(),
+                    "headers": [[k, v] for k, v in self.headers.items()],
                 })
             action = state.next_action(path)
             if action == "reset":

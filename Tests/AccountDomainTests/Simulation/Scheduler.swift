@@ -26,6 +26,8 @@ enum Fault: String, CaseIterable {
 /// One applied write, for the checks that need to know who changed what.
 struct AppliedWrite {
     var op: Int
+    /// The simulated clock when it was applied.
+    var atMs: Int64
     var key: String
     var before: [UInt8]?
     var after: [UInt8]?
@@ -54,7 +56,14 @@ final class Scheduler: @unchecked Sendable {
         var crashed = false
         /// The function the operation runs in: its role's grants are checked (SimulatedGrants).
         var function: SimulatedFunction?
+        /// Calls of the operation resolved so far, and a fault it must meet at one of them.
+        var resolved = 0
+        var forced: (call: Int, fault: Fault)?
     }
+
+    /// Faults the next operation of an actor meets at its `call`-th call (0-based), whatever the
+    /// run's fault rate: a race staged at every step across seeds (SimulationWorld+AppleDeletion).
+    var forcedFaults: [Int: (call: Int, fault: Fault)] = [:]
 
     var rng: SimulationRandom
     var clock: Int64
@@ -105,6 +114,8 @@ final class Scheduler: @unchecked Sendable {
         s.opDeadline = clock + deadlineMs
         s.dead = nil
         s.crashed = false
+        s.resolved = 0
+        s.forced = forcedFaults.removeValue(forKey: actor)
     }
 
     /// Whether the operation's process died (its answer must be ignored).
@@ -188,8 +199,15 @@ final class Scheduler: @unchecked Sendable {
             s.dead = AWSError(kind: .unavailable, message: "deadline reached before the request could be sent")
             return .failure(s.dead!)
         }
-        guard rng.chance(faultRate) else { return apply(call, op: op, delivered: true) }
-        var fault = rng.pick(Fault.allCases)
+        s.resolved += 1
+        var fault: Fault
+        if let forced = s.forced, forced.call == s.resolved - 1 {
+            fault = forced.fault
+            s.forced = nil
+        } else {
+            guard rng.chance(faultRate) else { return apply(call, op: op, delivered: true) }
+            fault = rng.pick(Fault.allCases)
+        }
         if case .assumeRole = call, fault == .conflict409 { fault = .slowDown }
         faultedOps.insert(op)
         faultCount += 1
@@ -229,7 +247,8 @@ final class Scheduler: @unchecked Sendable {
         if let key {
             let after = s3.current(key)?.body
             if before != after || (before == nil) != (after == nil) {
-                writes.append(AppliedWrite(op: op, key: key, before: before, after: after, delivered: delivered))
+                writes.append(
+                    AppliedWrite(op: op, atMs: clock, key: key, before: before, after: after, delivered: delivered))
             }
         }
         return result

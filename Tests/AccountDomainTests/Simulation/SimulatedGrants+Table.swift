@@ -151,7 +151,7 @@ extension SimulatedGrants {
                     ],
                     prefix: nil),
                 SimulatedGrant(
-                    actions: ["s3:GetObject", "s3:PutObject", "s3:PutObjectTagging"],
+                    actions: ["s3:GetObject", "s3:PutObject", "s3:PutObjectTagging", "s3:DeleteObject"],
                     resources: [
                         "$B/deletions/*"
                     ],
@@ -252,7 +252,7 @@ extension SimulatedGrants {
                     ],
                     prefix: nil),
                 SimulatedGrant(
-                    actions: ["s3:GetObject", "s3:PutObject", "s3:PutObjectTagging"],
+                    actions: ["s3:GetObject", "s3:PutObject", "s3:PutObjectTagging", "s3:DeleteObject"],
                     resources: [
                         "$B/deletions/*"
                     ],

@@ -1,3 +1,6 @@
+import StrictJSON
+import TokenVerification
+
 @testable import AccountDomain
 
 /// Issue 18's deletion invariants, checked before any repairing sign-in (which would repair, and
@@ -8,7 +11,10 @@
 /// - every healthy deletion is through both passes after those runs, its prefix empty of versions
 ///   and of incomplete multipart uploads, whatever a poisoned record does (`finishDeletions`);
 /// - Apple's `account-delete` is never answered with a client error (Apple does not retry those:
-///   the event would be lost).
+///   the event would be lost);
+/// - no deletion commits while the account lists a provider other than Apple unless the user or
+///   an operator asked for it before the commit (issue 23, defect 2: Apple's event re-checks "last
+///   provider" inside the commit, whoever commits).
 extension SimulationChecks {
     mutating func deletedAccountsUnmapped(phase: String, answeredOnly: Bool, strict: Bool) {
         guard strict else { return }
@@ -45,6 +51,29 @@ extension SimulationChecks {
             case .lastProvider, .providerNotLinked, .sessionInvalid, .providerAlreadyLinked:
                 fail("op \(r.id) \(r.name) answered \(e): a client error, which Apple does not retry")
             default: continue
+            }
+        }
+    }
+
+    mutating func appleDeletionsSpareLinkedAccounts() {
+        func listed(_ body: [UInt8]?) -> (types: [String], deleted: Bool)? {
+            guard let body, let json = try? JSONParser.parse(body), let doc = StoredAccount(json: json) else {
+                return nil
+            }
+            return (doc.active.map(\.type), !(json["deletedAt"]?.isNull ?? true))
+        }
+        for w in world.scheduler.writes where w.key.hasSuffix("/account/providers.json") {
+            guard let after = listed(w.after), after.deleted, !(listed(w.before)?.deleted ?? false),
+                after.types != [IdentityProvider.apple.rawValue]
+            else { continue }
+            let uuid = String(w.key.dropFirst("users/".count).prefix(36))
+            let asked = world.records.contains { r in
+                r.startMs <= w.atMs && ((r.name == "delete" && r.session?.uuid == uuid) || r.name == "opDelete \(uuid)")
+            }
+            if !asked {
+                fail(
+                    "op \(w.op) committed the deletion of \(uuid.prefix(8)) listing \(after.types), which only Apple's account-delete asked for"
+                )
             }
         }
     }

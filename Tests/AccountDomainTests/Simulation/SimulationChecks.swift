@@ -37,6 +37,7 @@ struct SimulationChecks {
         purchaseStates(phase: "after the run")
         deletedAccountsUnmapped(phase: "after the run", answeredOnly: true, strict: world.scheduler.faultCount == 0)
         appleEventsNeverDropped()
+        appleDeletionsSpareLinkedAccounts()
         world.scheduler.sleep((world.settings.refreshReuseGraceSeconds + 1) * 1000)
         finishDeletions()
         // Before any repairing sign-in (settle), which would hide what the service left behind.

@@ -76,9 +76,11 @@ enum Simulation {
         // Contract v4's app transfer in a third of the seeds (a draw of its own again).
         var transferDraw = SimulationRandom(seed: seed ^ 0x7AA5_F3E4)
         if transferDraw.chance(0.33) { world.addTransferStory(person: transferDraw.below(2)) }
-        // Issue 18's deletion scenarios (SimulationWorld+Deletion.swift).
+        // Issue 18's deletion scenarios (SimulationWorld+Deletion.swift), and issue 23's Apple
+        // account-delete racing a link of Google (SimulationWorld+AppleDeletion.swift).
         let racers = config.below(8)
         if racers < 2 { world.addDeletionRacers(mode: racers) }
+        if racers == 2 || racers == 3 { world.addAppleDeletionRace(interleaving: racers - 2) }
         if config.below(4) == 0 { world.addPoisonedDeletions() }
         scheduler.run()
         var checks = SimulationChecks(world: world)
