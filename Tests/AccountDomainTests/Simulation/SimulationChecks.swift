@@ -162,12 +162,18 @@ struct SimulationChecks {
             if isRefresh && r.identityRetiredAtStart && r.succeeded {
                 fail("op \(r.id): a session of an unlinked identity refreshed")
             }
+            // An app transfer may have re-keyed the linked Apple ID to its new `sub` since (and an
+            // unlink retired it under that one).
+            let moved = r.linked.flatMap { t in SimIdentity.universe.firstIndex(of: t) }
+                .flatMap { SimIdentity.transferred.indices.contains($0) ? SimIdentity.transferred[$0].sub : nil }
             if r.succeeded, let target = r.linked, let s = r.session,
                 let doc = providers(s.uuid),
                 !doc.active.contains(where: {
                     $0.type == target.provider.rawValue && ($0.id == target.sub || $0.formerIDs.contains(target.sub))
                 }),
-                !doc.retired.contains(where: { $0.type == target.provider.rawValue && $0.id == target.sub })
+                !doc.retired.contains(where: {
+                    $0.type == target.provider.rawValue && ($0.id == target.sub || $0.id == moved)
+                })
             {
                 fail("op \(r.id): link of \(target) answered success, but it is not listed and no unlink retired it")
             }
