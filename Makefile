@@ -5,7 +5,7 @@
 # this file's own location is the real checkout, so the Swift build always runs there, in its own
 # scratch path (.build-sam), incrementally: never in a copied, possibly stale .build directory.
 #
-# Each target: release build with the Swift standard library linked statically, stripped, copied
+# Each target: release build with the Swift standard library and libstdc++ linked statically, stripped, copied
 # as $(ARTIFACTS_DIR)/bootstrap, plus under $(ARTIFACTS_DIR)/lib/ any shared library the
 # provided.al2023 image lacks (today: none, see docs/deploy.md), then the size of the zip that
 # sam package/deploy will upload.
@@ -21,7 +21,8 @@ STRIP   ?= strip
 # bootstrap needs (scripts/check-al2023 fails if that stops being true).
 EXTRA_LIBS ?=
 
-SWIFT_BUILD = $(SWIFT) build -c release --static-swift-stdlib \
+# scripts/build-release: static Swift stdlib and libstdc++, no $ORIGIN run path (what scripts/bench measures).
+SWIFT_BUILD = SWIFT=$(SWIFT) $(ROOT)/scripts/build-release \
 	--package-path $(ROOT) --scratch-path $(SCRATCH)
 
 # Nothing here works around glibc: the sources keep the bootstrap within Amazon Linux 2023's glibc

@@ -128,8 +128,14 @@ package final class STSClient {
     /// `urlencode`: space as `+`, everything outside `A-Za-z0-9_.-~` percent-encoded). Real STS
     /// reads `%20` too, but moto re-encodes the form this way when it checks the signature.
     static func formEncode(_ params: [(name: String, value: String)]) -> String {
-        func plus(_ s: String) -> String { SigV4.encode(s).replacingPercent20WithPlus() }
-        return params.map { plus($0.name) + "=" + plus($0.value) }.joined(separator: "&")
+        var out: [UInt8] = []
+        for (n, p) in params.enumerated() {
+            if n > 0 { out.append(UInt8(ascii: "&")) }
+            PercentEncoding.append(p.name, spaceAsPlus: true, to: &out)
+            out.append(UInt8(ascii: "="))
+            PercentEncoding.append(p.value, spaceAsPlus: true, to: &out)
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     package func assumeRole(_ r: AssumeRoleRequest, deadline: Deadline) throws(AWSError) -> TemporaryCredentials {
@@ -163,24 +169,5 @@ package final class STSClient {
         }
         return TemporaryCredentials(
             accessKeyID: id, secretAccessKey: secret, sessionToken: token, expiration: expiration)
-    }
-}
-
-extension String {
-    fileprivate func replacingPercent20WithPlus() -> String {
-        var out = [UInt8]()
-        let b = Array(utf8)
-        var i = 0
-        while i < b.count {
-            if b[i] == UInt8(ascii: "%"), i + 2 < b.count, b[i + 1] == UInt8(ascii: "2"), b[i + 2] == UInt8(ascii: "0")
-            {
-                out.append(UInt8(ascii: "+"))
-                i += 3
-            } else {
-                out.append(b[i])
-                i += 1
-            }
-        }
-        return String(decoding: out, as: UTF8.self)
     }
 }

@@ -8,6 +8,8 @@ import PlatformSupport
 package final class EasyHandle {
     let raw: UnsafeMutableRawPointer
     private var headerList: UnsafeMutablePointer<curl_slist>?
+    /// Where `prepare` composes each request header line before curl copies it.
+    private var headerScratch: [UInt8] = []
     private(set) var responseBody: [UInt8] = []
     private(set) var responseHeaders: [(name: String, value: String)] = []
     private var overflowed = false
@@ -46,6 +48,7 @@ package final class EasyHandle {
         // largest answer ever received (a 300 KB event) for every transfer after it.
         responseBody = []
         responseHeaders = []
+        responseHeaders.reserveCapacity(16)  // one allocation, not one per doubling
         overflowed = false
         transferLimit = request.maxResponseBytes ?? maxResponseBytes
         if let headerList {
@@ -76,9 +79,17 @@ package final class EasyHandle {
         var list: UnsafeMutablePointer<curl_slist>?
         var hasContentType = false
         for (name, value) in request.headers {
-            if name.lowercasedASCII() == "content-type" { hasContentType = true }
-            // "Name:" with an empty value would remove the header; "Name;" sends it empty.
-            list = ccurl_slist_append(list, value.isEmpty ? "\(name);" : "\(name): \(value)")
+            if name.equalsIgnoringASCIICase("Content-Type") { hasContentType = true }
+            // "Name:" with an empty value would remove the header; "Name;" sends it empty. The
+            // line is composed in a buffer the handle keeps (curl copies it), not a new String.
+            headerScratch.removeAll(keepingCapacity: true)
+            headerScratch.append(contentsOf: name.utf8)
+            headerScratch.append(contentsOf: value.isEmpty ? ";".utf8 : ": ".utf8)
+            headerScratch.append(contentsOf: value.utf8)
+            headerScratch.append(0)
+            list = headerScratch.withUnsafeBufferPointer { line in
+                line.withMemoryRebound(to: CChar.self) { ccurl_slist_append(list, $0.baseAddress) }
+            }
         }
         // curl would add "Expect: 100-continue" (one wasted round trip) and, for POSTFIELDS, a
         // form content type that S3 would store on the object: suppress both unless asked for.
@@ -138,9 +149,11 @@ package final class EasyHandle {
     }
 
     fileprivate func append(headerLine data: UnsafeRawBufferPointer) {
-        var line = Array(data)
-        while let last = line.last, last == UInt8(ascii: "\n") || last == UInt8(ascii: "\r") { line.removeLast() }
-        if line.starts(with: Array("HTTP/".utf8)) {
+        // Read in place: one String for the name and one for the value, nothing else allocated.
+        var end = data.count
+        while end > 0, data[end - 1] == UInt8(ascii: "\n") || data[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+        let line = UnsafeRawBufferPointer(rebasing: data[..<end])
+        if line.starts(with: "HTTP/".utf8) {
             // A new status line (after 100 Continue or a redirect): earlier headers are not this answer's.
             responseHeaders.removeAll(keepingCapacity: true)
             return

@@ -39,8 +39,7 @@ package struct HTTPResponse: Sendable {
 
     /// First header with this name, compared case-insensitively.
     package func header(_ name: String) -> String? {
-        let wanted = name.lowercasedASCII()
-        return headers.first(where: { $0.name.lowercasedASCII() == wanted })?.value
+        headers.first(where: { $0.name.equalsIgnoringASCIICase(name) })?.value
     }
 
     package var bodyText: String { String(decoding: body, as: UTF8.self) }

@@ -2,4 +2,10 @@
 package struct InitContext: Sendable {
     package let logger: Logger
     package let functionName: String
+
+    /// `Lambda.run` makes it; the micro-benchmarks (Benchmarks/) start the functions' handlers with one too.
+    package init(logger: Logger, functionName: String) {
+        self.logger = logger
+        self.functionName = functionName
+    }
 }

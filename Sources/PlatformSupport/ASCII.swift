@@ -34,6 +34,16 @@ package enum ASCII {
         while let last = slice.last, isSpace(last) { slice = slice.dropLast() }
         return slice
     }
+
+    /// The same over a buffer, by index (SigV4 trims every header value it signs): the generic one
+    /// above is not specialized across modules.
+    package static func trimmingSpaces(_ bytes: UnsafeBufferPointer<UInt8>) -> Slice<UnsafeBufferPointer<UInt8>> {
+        var start = 0
+        var end = bytes.count
+        while start < end, isSpace(bytes[start]) { start += 1 }
+        while end > start, isSpace(bytes[end - 1]) { end -= 1 }
+        return bytes[start..<end]
+    }
 }
 
 extension String {
@@ -53,6 +63,13 @@ extension String {
             if !value.isEmpty && !out.contains(value) { out.append(value) }
         }
         return out
+    }
+
+    /// Whether the two are equal with `A-Z` and `a-z` taken as the same (HTTP header names),
+    /// compared byte by byte instead of through lowercased copies.
+    package func equalsIgnoringASCIICase(_ other: String) -> Bool {
+        utf8.count == other.utf8.count
+            && utf8.elementsEqual(other.utf8) { ASCII.lowercased($0) == ASCII.lowercased($1) }
     }
 
     /// `A-Z` as `a-z`, every other character unchanged; the string itself when nothing changes.

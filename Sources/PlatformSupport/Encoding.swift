@@ -1,20 +1,27 @@
 /// Hex and base64 encodings over byte arrays, strict where input comes from outside.
 package enum Hex {
-    @usableFromInline static let digits = Array("0123456789abcdef".utf8)
-
     /// Lowercase hex: the one encoder (digests in SigV4, hashes and ids in the account store).
-    /// Inlinable so SigV4's signing loop gets it specialized for `[UInt8]`.
-    @inlinable package static func encode<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
-        String(unsafeUninitializedCapacity: bytes.count * 2) { out in
-            var i = 0
-            for b in bytes {
-                out[i] = digits[Int(b >> 4)]
-                out[i + 1] = digits[Int(b & 0x0f)]
-                i += 2
+    package static func encode(_ bytes: [UInt8]) -> String { bytes.withUnsafeBufferPointer(encode(buffer:)) }
+
+    package static func encode(_ bytes: ArraySlice<UInt8>) -> String { bytes.withUnsafeBufferPointer(encode(buffer:)) }
+
+    /// Any other collection of bytes, copied once. The concrete overloads above are what the hot
+    /// paths call: a generic one is not specialized across modules, so every byte went through
+    /// the protocol witnesses (an iterator call and an allocated read coroutine per byte).
+    package static func encode<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 { encode(Array(bytes)) }
+
+    static func encode(buffer: UnsafeBufferPointer<UInt8>) -> String {
+        String(unsafeUninitializedCapacity: buffer.count * 2) { out in
+            for (i, b) in buffer.enumerated() {
+                out[2 * i] = digit(b >> 4)
+                out[2 * i + 1] = digit(b & 0x0f)
             }
-            return i
+            return buffer.count * 2
         }
     }
+
+    /// A lowercase hex digit for 0...15.
+    static func digit(_ v: UInt8) -> UInt8 { v < 10 ? UInt8(ascii: "0") + v : UInt8(ascii: "a") - 10 + v }
 
     package static func decode(_ text: String) -> [UInt8]? {
         let chars = Array(text.utf8)

@@ -19,4 +19,16 @@ package func _platformSupportHypotf(_ x: Float, _ y: Float) -> Float {
     let a = Double(x), b = Double(y)
     return Float((a * a + b * b).squareRoot())
 }
+
+/// The release build links libstdc++ statically (Makefile, `scripts/bench`: a faster start and one
+/// library fewer to map; docs/decisions/runtime-and-http.md, "libstdc++ is linked statically"), and
+/// Debian 12's `libstdc++.a` (GCC 12) calls `arc4random` from `std::random_device`: a glibc 2.36
+/// function, which Amazon Linux 2023's 2.34 does not have. Defined here, as `hypotf` above, over
+/// the stdlib's CSPRNG (getrandom(2), which is what glibc's own `arc4random` reads), so the
+/// bootstrap imports no `arc4random@GLIBC_2.36`. Nothing of ours calls it.
+@_cdecl("arc4random")
+package func _platformSupportArc4random() -> UInt32 {
+    var generator = SystemRandomNumberGenerator()
+    return UInt32(truncatingIfNeeded: generator.next())
+}
 #endif

@@ -1,24 +1,40 @@
 /// RFC 3986 percent-encoding of UTF-8 bytes, the one implementation: `A-Z a-z 0-9 - _ . ~` stay,
 /// every other byte becomes `%XX` with uppercase digits (§2.1). SigV4's canonical requests and
-/// the form bodies of Apple's token endpoints both use it.
+/// the form bodies of Apple's token endpoints and STS both use it.
 package enum PercentEncoding {
-    static let hexDigits = Array("0123456789ABCDEF".utf8)
-
-    /// Appends the encoding of `text` to `out`; `/` stays when `keepingSlash` (paths).
-    package static func append(_ text: String, keepingSlash: Bool = false, to out: inout [UInt8]) {
-        out.reserveCapacity(out.count + text.utf8.count)
-        for b in text.utf8 {
-            switch b {
-            case _ where ASCII.isAlphanumeric(b), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."),
-                UInt8(ascii: "~"):
-                out.append(b)
-            case UInt8(ascii: "/") where keepingSlash:
-                out.append(b)
-            default:
-                out.append(UInt8(ascii: "%"))
-                out.append(hexDigits[Int(b >> 4)])
-                out.append(hexDigits[Int(b & 0x0f)])
+    /// Appends the encoding of `text` to `out`; `/` stays when `keepingSlash` (paths); a space
+    /// becomes `+` when `spaceAsPlus` (botocore's form bodies, as Python's `urlencode` writes them).
+    package static func append(
+        _ text: String, keepingSlash: Bool = false, spaceAsPlus: Bool = false, to out: inout [UInt8]
+    ) {
+        var text = text
+        // Encoded into one buffer of the largest size it can take, then appended once: appending
+        // byte by byte costs a capacity and uniqueness check per byte (the STS policy is ~1 KB).
+        let encoded = text.withUTF8 { bytes in
+            [UInt8](unsafeUninitializedCapacity: bytes.count * 3) { buffer, count in
+                var n = 0
+                for b in bytes {
+                    if ASCII.isAlphanumeric(b) || b == UInt8(ascii: "-") || b == UInt8(ascii: "_")
+                        || b == UInt8(ascii: ".") || b == UInt8(ascii: "~") || (keepingSlash && b == UInt8(ascii: "/"))
+                    {
+                        buffer[n] = b
+                        n += 1
+                    } else if spaceAsPlus && b == UInt8(ascii: " ") {
+                        buffer[n] = UInt8(ascii: "+")
+                        n += 1
+                    } else {
+                        buffer[n] = UInt8(ascii: "%")
+                        buffer[n + 1] = hexDigit(b >> 4)
+                        buffer[n + 2] = hexDigit(b & 0x0f)
+                        n += 3
+                    }
+                }
+                count = n
             }
         }
+        out.append(contentsOf: encoded)
     }
+
+    /// An uppercase hex digit for 0...15.
+    static func hexDigit(_ v: UInt8) -> UInt8 { v < 10 ? UInt8(ascii: "0") + v : UInt8(ascii: "A") - 10 + v }
 }

@@ -24,12 +24,21 @@ package struct SigV4Signer: Sendable, CustomStringConvertible {
     package var description: String { "SigV4Signer(\(service), \(region))" }
 
     /// Headers botocore never signs (hop-by-hop, tracing, user agent): signing them would break
-    /// as soon as a proxy or the HTTP layer touches them.
-    static let unsignedHeaders: Set<String> = [
+    /// as soon as a proxy or the HTTP layer touches them. Lowercased bytes: the signing loop compares each header's lowercased name with them (a
+    /// length check rejects most at once) instead of hashing a lowercased String.
+    static let unsignedHeaders: [[UInt8]] = [
         "baggage", "connection", "expect", "keep-alive", "proxy-authenticate", "proxy-authorization", "te",
         "traceparent", "tracestate", "trailer", "transfer-encoding", "upgrade", "user-agent", "x-amzn-trace-id",
         "authorization",
-    ]
+    ].map { Array($0.utf8) }
+
+    /// The headers the signer writes itself; a caller's copy is dropped (`x-amz-content-sha256`
+    /// only for S3, where the signer always computes it).
+    func isOwnedBySigner(_ name: String) -> Bool {
+        name.equalsIgnoringASCIICase("host") || name.equalsIgnoringASCIICase("x-amz-date")
+            || name.equalsIgnoringASCIICase("x-amz-security-token") || name.equalsIgnoringASCIICase("authorization")
+            || (isS3 && name.equalsIgnoringASCIICase("x-amz-content-sha256"))
+    }
 
     /// Signs `request` at `dateMilliseconds` (epoch, wall clock).
     package mutating func sign(
@@ -40,14 +49,9 @@ package struct SigV4Signer: Sendable, CustomStringConvertible {
         headers.reserveCapacity(request.headers.count + 5)
         var givenPayloadHash: String?
         for h in request.headers {
-            let lower = h.name.lowercasedASCII()
-            if lower == "x-amz-content-sha256" { givenPayloadHash = h.value }
+            if h.name.equalsIgnoringASCIICase("x-amz-content-sha256") { givenPayloadHash = h.value }
             // The signer owns these; a caller's copy would be signed twice or go stale.
-            if lower == "host" || lower == "x-amz-date" || lower == "x-amz-security-token" || lower == "authorization"
-                || (isS3 && lower == "x-amz-content-sha256")
-            {
-                continue
-            }
+            if isOwnedBySigner(h.name) { continue }
             headers.append(h)
         }
         headers.append(("X-Amz-Date", amzDate))
@@ -65,9 +69,8 @@ package struct SigV4Signer: Sendable, CustomStringConvertible {
         var byName: [(name: [UInt8], value: [UInt8])] = []
         byName.reserveCapacity(headers.count)
         for h in headers {
-            let lower = h.name.lowercasedASCII()
-            if Self.unsignedHeaders.contains(lower) { continue }
-            let name = Array(lower.utf8)
+            let name = h.name.utf8.map(ASCII.lowercased)
+            if Self.unsignedHeaders.contains(name) { continue }
             let value = SigV4.trimAll(bytes: h.value.utf8)
             if let i = byName.firstIndex(where: { $0.name == name }) {
                 byName[i].value.append(UInt8(ascii: ","))

@@ -22,6 +22,9 @@ package struct JSONError: Error, Equatable, Sendable, CustomStringConvertible {
 /// surrogate pairs only, duplicate keys refused, nesting bounded.
 package struct JSONParser {
     package static let maxDepth = 64
+    /// Up to this many members, a new key is compared with the object's own keys (no allocation);
+    /// beyond, with a set of them.
+    static let linearKeyCheck = 16
 
     package static func parse(_ bytes: [UInt8]) throws(JSONError) -> JSONValue {
         try bytes.withUnsafeBufferPointer { (buf) throws(JSONError) -> JSONValue in
@@ -79,7 +82,9 @@ package struct JSONParser {
             i += 1
             var obj = JSONObject()
             // Byte-wise, as RFC 8259 compares names (a Set<String> would merge canonically
-            // equivalent keys, refusing valid documents and aliasing lookups).
+            // equivalent keys, refusing valid documents and aliasing lookups). The first keys are
+            // checked against the object's own, without allocating; a large object switches to a
+            // set, so that many keys stay linear.
             var seen = Set<[UInt8]>()
             skipWhitespace()
             if i < buf.count, buf[i] == UInt8(ascii: "}") {
@@ -92,8 +97,13 @@ package struct JSONParser {
                 guard buf[i] == UInt8(ascii: "\"") else { throw fail(.unexpectedCharacter) }
                 let keyStart = i
                 let key = try string()
-                guard seen.insert(Array(key.utf8)).inserted else {
-                    throw JSONError(reason: .duplicateKey, offset: keyStart)
+                if obj.count < JSONParser.linearKeyCheck {
+                    guard !obj.contains(key) else { throw JSONError(reason: .duplicateKey, offset: keyStart) }
+                } else {
+                    if seen.isEmpty { for member in obj { seen.insert(Array(member.key.utf8)) } }
+                    guard seen.insert(Array(key.utf8)).inserted else {
+                        throw JSONError(reason: .duplicateKey, offset: keyStart)
+                    }
                 }
                 skipWhitespace()
                 guard i < buf.count else { throw fail(.unexpectedEnd) }
@@ -179,6 +189,18 @@ package struct JSONParser {
 
         mutating func string() throws(JSONError) -> String {
             i += 1  // opening quote
+            // Most strings hold no escape: made straight from the input bytes, validated once.
+            var end = i
+            while end < buf.count, buf[end] != UInt8(ascii: "\""), buf[end] != UInt8(ascii: "\\"),
+                buf[end] >= UInt8(ascii: " ")
+            { end += 1 }
+            if end < buf.count, buf[end] == UInt8(ascii: "\"") {
+                let start = i
+                i = end + 1  // past the closing quote, where the slow path reports invalid UTF-8 too
+                guard let s = String(validating: UnsafeBufferPointer(rebasing: buf[start..<end]), as: UTF8.self)
+                else { throw fail(.invalidUTF8) }
+                return s
+            }
             var out = [UInt8]()
             var runStart = i
             while true {

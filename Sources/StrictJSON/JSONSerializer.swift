@@ -36,22 +36,33 @@ extension JSONValue {
         }
     }
 
+    /// Copies each run of bytes that needs no escape in one append (most strings are one run),
+    /// instead of appending byte by byte.
     static func writeString(_ s: String, into out: inout [UInt8]) {
-        let backslash = UInt8(ascii: "\\")
-        out.append(UInt8(ascii: "\""))
-        for b in s.utf8 {
-            switch b {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"): out += [backslash, b]
-            case UInt8(ascii: "\n"): out += [backslash, UInt8(ascii: "n")]
-            case UInt8(ascii: "\r"): out += [backslash, UInt8(ascii: "r")]
-            case UInt8(ascii: "\t"): out += [backslash, UInt8(ascii: "t")]
-            case _ where b < UInt8(ascii: " "):
-                // Any other control character as `\u00xx` (RFC 8259 §7).
-                out += [backslash, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")]
-                out += Hex.encode(CollectionOfOne(b)).utf8
-            default: out.append(b)
+        let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
+        out.append(quote)
+        var text = s
+        text.withUTF8 { bytes in
+            var start = 0
+            for i in 0..<bytes.count {
+                let b = bytes[i]
+                guard b == quote || b == backslash || b < UInt8(ascii: " ") else { continue }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<i]))
+                out.append(backslash)
+                switch b {
+                case UInt8(ascii: "\n"): out.append(UInt8(ascii: "n"))
+                case UInt8(ascii: "\r"): out.append(UInt8(ascii: "r"))
+                case UInt8(ascii: "\t"): out.append(UInt8(ascii: "t"))
+                case quote, backslash: out.append(b)
+                default:
+                    // Any other control character as `\u00xx` (RFC 8259 §7).
+                    out.append(contentsOf: "u00".utf8)
+                    out.append(contentsOf: Hex.encode(CollectionOfOne(b)).utf8)
+                }
+                start = i + 1
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
         }
-        out.append(UInt8(ascii: "\""))
+        out.append(quote)
     }
 }

@@ -64,7 +64,14 @@ package struct JSONObject: Equatable, Sendable, Sequence {
         }
     }
 
-    @inline(__always) static func sameKey(_ a: String, _ b: String) -> Bool { a.utf8.elementsEqual(b.utf8) }
+    /// The lengths first (O(1) for native strings): most keys of an object differ in length, and
+    /// building or reading an object compares its keys many times.
+    @inline(__always) static func sameKey(_ a: String, _ b: String) -> Bool {
+        a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8)
+    }
+
+    /// Whether a member has this key (bytes compared, as `subscript` does).
+    func contains(_ key: String) -> Bool { members.contains { JSONObject.sameKey($0.key, key) } }
 
     /// Appends without the uniqueness scan; the parser checks duplicates itself.
     mutating func appendUnchecked(_ key: String, _ value: JSONValue) { members.append((key, value)) }

@@ -1,7 +1,9 @@
-"""Driver for scripts/bench.d/20-aws (see there): the AWS layer's signing rate, GetObject round
-trips and overlapped PutObjects (release aws-bench) beside botocore/boto3 and sequential puts.
+"""Driver for scripts/bench.d/20-aws (see there): the AWS layer's micro-benchmarks (Benchmarks/,
+`signin_tools.bench.micro`) beside botocore and boto3 measured in the same run: the signing time, a
+GetObject against local moto, and five PutObjects at once vs one after another against a loopback
+stub that answers after 20 ms (latency-bound, as S3 is).
 
-Reads AWS_BENCH_BIN, GET_COUNT, GET_RUNS and PUT_ROUNDS from the environment (the script sets them)."""
+Reads GET_COUNT (boto3's GetObjects) from the environment (the script sets it)."""
 import json
 import os
 import statistics
@@ -16,33 +18,31 @@ from botocore.credentials import Credentials
 from ..repo import ROOT
 from ..standins import MotoServer
 from ..standins.process import run_main, start_process_group, stop_process_group
+from .micro import run_micro
 
-BIN = os.environ["AWS_BENCH_BIN"]
-GET_COUNT, GET_RUNS, PUT_ROUNDS = int(os.environ["GET_COUNT"]), int(os.environ["GET_RUNS"]), int(os.environ["PUT_ROUNDS"])
-KEY = "bench/get/profile.json"
+GET_COUNT = int(os.environ["GET_COUNT"])
+KEY = "bench/get/profile.json"  # the key the micro-benchmark reads (S3Fixture.key)
 # The scripted loopback S3 stand-in the Swift retry tests use; here a latency-bound S3.
 AWS_STUB = ROOT / "Tests" / "AWSClientsTests" / "Stubs" / "aws_stub.py"
+GET, TOGETHER, ONE_BY_ONE = ("s3-getobject-kept-alive", "s3-five-putobjects-overlapped",
+                             "s3-five-putobjects-one-after-another")
+FROM_ENVIRONMENT = {"SIGNIN_BENCH_AWS": "environment"}
 
 
-def run(args, env=None):
-    out = subprocess.run([BIN, *args], env=env, capture_output=True, text=True, timeout=180)
-    if out.returncode != 0:
-        sys.exit(f"20-aws: aws-bench {args[0]} failed: {out.stderr.strip()}")
-    return dict(line.split(" ", 1) for line in out.stdout.split("\n") if " " in line)
-
-
-def botocore_signatures_per_second(seconds=1.0):
+def botocore_microseconds_per_signature(seconds=1.0):
+    """The same S3 PutObject-shaped request the micro-benchmark signs, through botocore's S3SigV4Auth."""
     creds = Credentials("AKIDEXAMPLE", "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY", "IQoJb3JpZ2luX2VjEXAMPLETOKEN")
     signer = auth.S3SigV4Auth(creds, "s3", "us-east-1")
     body = b'{"version":1,"serviceUserID":"7f1c0d2e-0000-4000-8000-000000000001"}'
-    url = "https://signin-identities.s3.us-east-1.amazonaws.com/users/7f1c0d2e-0000-4000-8000-000000000001/account/profile.json"
+    url = ("https://signin-identities.s3.us-east-1.amazonaws.com/users/7f1c0d2e-0000-4000-8000-000000000001/account/"
+           "sessions/0123456789abcdef0123456789abcdef.json")
     n, start = 0, time.perf_counter()
     while n < 1_000_000 and time.perf_counter() - start < seconds:
-        req = AWSRequest(method="PUT", url=url, data=body,
-                         headers={"Content-Type": "application/json", "If-Match": '"9b2cf535f27731c974343645a3985328"'})
+        req = AWSRequest(method="PUT", url=url, data=body, headers={
+            "Content-Type": "application/json", "If-None-Match": "*", "x-amz-tagging": "record=session"})
         signer.add_auth(req)
         n += 1
-    return n / (time.perf_counter() - start)
+    return (time.perf_counter() - start) / n * 1e6
 
 
 def boto3_get_ms(s3, bucket, count):
@@ -58,28 +58,19 @@ def boto3_get_ms(s3, bucket, count):
 
 
 def signing() -> None:
-    ours = run(["sign", "1"])
-    ours_sps = int(ours["signatures_per_second"])
-    boto_sps = botocore_signatures_per_second()
-    print(f"signing          aws-bench {ours_sps:>9,}/s ({ours['microseconds_per_signature']} µs)   botocore {boto_sps:>9,.0f}/s   ratio {ours_sps / boto_sps:.1f}x")
+    ours = run_micro("sigv4-sign-.*")["sigv4-sign-s3-putobject"]
+    boto = botocore_microseconds_per_signature()
+    print(f"signing          Swift {ours['wallClock']:7.1f} us ({ours['mallocCountTotal']:.0f} mallocs)   "
+          f"botocore {boto:7.1f} us   ratio {boto / ours['wallClock']:.1f}x faster")
 
 
 def against_moto() -> None:
     moto = MotoServer().start()
     try:
-        env = dict(os.environ, **moto.admin_env())
-        s3 = moto.s3()
-        s3.put_object(Bucket=moto.bucket, Key=KEY, Body=b"x" * 1024, ContentType="application/json")
-        swift_runs, boto_runs = [], []
-        for _ in range(GET_RUNS):  # alternate, so drift in moto affects both alike
-            swift_runs.append(float(run(["get", str(GET_COUNT), KEY], env)["get_ms_median"]))
-            boto_runs.append(boto3_get_ms(s3, moto.bucket, GET_COUNT))
-        ours_get, boto_get = statistics.median(swift_runs), statistics.median(boto_runs)
-        print(f"GetObject (moto) aws-bench {ours_get:.3f} ms median   boto3 {boto_get:.3f} ms median   "
-              f"ours/boto3 {ours_get / boto_get:.2f}   ({GET_RUNS} runs x {GET_COUNT} sequential gets, 1 KiB)")
-        puts = run(["puts", str(PUT_ROUNDS)], env)
-        print(f"5 x PutObject    at once {puts['five_puts_overlapped_ms_median']} ms   one after another "
-              f"{puts['five_puts_sequential_ms_median']} ms   ratio {puts['overlapped_over_sequential']}   ({puts['puts_rounds']} rounds, medians)")
+        ours = run_micro("s3-getobject-.*", {**moto.admin_env(), **FROM_ENVIRONMENT})[GET]
+        boto = boto3_get_ms(moto.s3(), moto.bucket, GET_COUNT)
+        print(f"GetObject (moto) Swift {ours['wallClock'] / 1000:.3f} ms median   boto3 {boto:.3f} ms median   "
+              f"Swift/boto3 {ours['wallClock'] / 1000 / boto:.2f}   (moto closes every connection: each side reconnects)")
     finally:
         moto.stop()
 
@@ -91,11 +82,13 @@ def against_latency_bound_stub() -> None:
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:
         port = json.loads(stub.stdout.readline())["port"]
-        env = dict(os.environ, AWS_REGION="us-east-1", AWS_ACCESS_KEY_ID="AKIDBENCH", AWS_SECRET_ACCESS_KEY="bench-secret",
-                   AWS_ENDPOINT_URL=f"http://127.0.0.1:{port}", IDENTITY_BUCKET="signin-identities-local")
-        puts = run(["puts", str(PUT_ROUNDS)], env)
-        print(f"5 x PutObject    at once {puts['five_puts_overlapped_ms_median']} ms   one after another "
-              f"{puts['five_puts_sequential_ms_median']} ms   ratio {puts['overlapped_over_sequential']}   (loopback stub, 20 ms per request)")
+        env = {"AWS_REGION": "us-east-1", "AWS_ACCESS_KEY_ID": "AKIDBENCH", "AWS_SECRET_ACCESS_KEY": "bench-secret",
+               "AWS_ENDPOINT_URL": f"http://127.0.0.1:{port}", "IDENTITY_BUCKET": "signin-identities-local",
+               **FROM_ENVIRONMENT}
+        r = run_micro("s3-five-putobjects-.*", env)
+        together, one_by_one = r[TOGETHER]["wallClock"] / 1000, r[ONE_BY_ONE]["wallClock"] / 1000
+        print(f"5 x PutObject    at once {together:.3f} ms   one after another {one_by_one:.3f} ms   "
+              f"ratio {together / one_by_one:.3f}   (loopback stub, 20 ms per request; medians)")
     finally:
         stub.stdin.close()
         stop_process_group(stub)

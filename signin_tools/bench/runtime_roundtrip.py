@@ -36,6 +36,20 @@ def vmhwm_kb(pid: int) -> int:
     return -1
 
 
+def floor_hwm_kb(executable: str, n: int, log_path: str) -> int:
+    """The VmHWM (kB) of `executable` (the C loop) under the official emulator after `n` echo
+    invocations: the memory floor the functions' peak RSS is printed beside."""
+    emu = Emulator(executable, env={"AWS_LAMBDA_FUNCTION_NAME": "c-floor"}, log_path=log_path).start()
+    try:
+        for _ in range(n):
+            status, _body = emu.invoke_raw(b'{"mode":"echo","message":"hello","n":12345}', timeout=30)
+            if status != 200:
+                raise SystemExit(f"the C floor answered HTTP {status}")
+        return max((vmhwm_kb(k) for k in child_pids(emu.proc.pid)), default=-1)
+    finally:
+        emu.stop()
+
+
 def main() -> int:
     n = int(sys.argv[1])
     targets = [a.split("=", 1) for a in sys.argv[2:]]

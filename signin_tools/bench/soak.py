@@ -419,6 +419,19 @@ def mb(kb: int) -> str:
     return f"{kb / 1024:6.2f} MB"
 
 
+def report_targets(result: dict, floor_kb: int | None, out=sys.stdout) -> None:
+    """The peak-RSS target: each function's VmHWM after the soak, and whether it stayed flat, beside
+    the C + libcurl loop's VmHWM measured in the same run."""
+    print(f"\npeak RSS (VmHWM) after {result['n']} warm invocations each (target <= 12 MB and flat)", file=out)
+    for fn, r in result["functions"].items():
+        first, last = r["samples"][0][1], r["samples"][-1][1]
+        growth = (last["VmRSS"] - first["VmRSS"]) / 1024
+        print(f"  {fn:<13} {mb(last['VmHWM'])}   growth after warm-up {growth:+.2f} MB "
+              f"({'flat' if abs(growth) <= 0.5 else 'NOT flat'}: within 0.5 MB)", file=out)
+    if floor_kb:
+        print(f"  {'C + libcurl':<13} {mb(floor_kb)}   (the floor: signin_tools/bench/c/loop.c under the same emulator)", file=out)
+
+
 def report(result: dict, out=sys.stdout) -> None:
     print(f"soak: {result['n']} invocations per function after {result['warmup']} of warm-up, one warm process each, "
           f"interleaved; seed {result['seed']}; {result['seconds']:.0f} s", file=out)
@@ -453,6 +466,11 @@ def main():
                                                for fn in FUNCTIONS), file=sys.stderr, flush=True)
     result = run(bin_dir, n, warmup, seed=seed, max_seconds=max_seconds, progress=progress)
     report(result)
+    floor = None
+    if os.environ.get("C_LOOP"):
+        from .runtime_roundtrip import floor_hwm_kb
+        floor = floor_hwm_kb(os.environ["C_LOOP"], 2000, str(ROOT / "bench-out" / "soak-c-floor.log"))
+    report_targets(result, floor)
     with open(ROOT / "bench-out" / "soak.json", "w") as f:
         json.dump({**result, "functions": {fn: {k: v for k, v in r.items() if k != "latencies"} for fn, r in result["functions"].items()}}, f)
     bad = {fn: len(r["unexpected"]) for fn, r in result["functions"].items() if r["unexpected"]}

@@ -1,7 +1,7 @@
 """Small helpers the bench drivers share."""
 import re
-import sys
 import time
+from pathlib import Path
 
 
 def network_lines(log_text: str, since: int = 0) -> list[tuple[int, int]]:
@@ -25,15 +25,14 @@ def timed(fn, n):
     return out
 
 
-def run_driver(argv, argc: int, usage: str, measure, report, out) -> int:
-    """The drivers that wrap a release bench binary: run it (`measure`), keep its raw figures in
-    `out/raw.txt`, and print them beside their floor (`report`)."""
-    if len(argv) != argc:
-        sys.exit(usage)
-    status, raw = measure(*argv)
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "raw.txt").write_text(raw)
-    if status != 0:
-        return status
-    report(raw)
-    return 0
+def process_cpu_ns(pid: int) -> int:
+    """The CPU time `pid` has used, user and kernel, every thread, in ns (/proc/<pid>/task/*/schedstat:
+    the scheduler's own count, exact where /proc/<pid>/stat has 10 ms ticks)."""
+    return sum(int((task / "schedstat").read_text().split()[0]) for task in Path(f"/proc/{pid}/task").iterdir())
+
+
+def timed_cpu(fn, n, cpu_ns):
+    """`timed(fn, n)`, and the CPU that `cpu_ns()` counted per call, in ms."""
+    start = cpu_ns()
+    times = timed(fn, n)
+    return times, (cpu_ns() - start) / n / 1e6

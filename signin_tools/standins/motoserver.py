@@ -150,7 +150,7 @@ class MotoServer:
         }
 
     def admin_env(self) -> dict:
-        """The same, as the tests' admin identity (tools that are no function, e.g. aws-bench)."""
+        """The same, as the tests' admin identity (tools that are no function, e.g. the micro-benchmarks against moto)."""
         return {"AWS_REGION": REGION, "AWS_ACCESS_KEY_ID": self.access_key_id,
                 "AWS_SECRET_ACCESS_KEY": self.secret_access_key, "AWS_ENDPOINT_URL": self.endpoint,
                 "IDENTITY_BUCKET": self.bucket, "USER_ROLE_ARN": self.role_arn}
