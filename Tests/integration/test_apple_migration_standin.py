@@ -5,6 +5,7 @@ unexpired access token, a target that is another known team, users the caller's 
 transfer_sub only for the team it was made for, once the app was transferred there and within 60
 days; it throttles when asked to. (Its happy paths are exercised end to end by test_apple_transfer.py.)"""
 import json
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -13,6 +14,8 @@ import pytest
 
 from signin_tools.standins import AppleAuthServer
 from signin_tools.standins.apple_migration import TRANSFER_WINDOW, sub_for, transfer_sub_for
+from cryptography.hazmat.primitives.asymmetric import ec
+
 from test_apple_auth_standin import secret
 
 TEAM_B, TEAM_C = "TEAMB67890", "TEAMC13579"
@@ -64,6 +67,38 @@ def test_the_client_credentials_grant_needs_the_scope_and_the_teams_own_key(appl
     status, body, _ = post(apple, "/auth/token", {"grant_type": "client_credentials", "scope": "user.migration",
                                                   "client_id": apple.client_id, "client_secret": forged})
     assert (status, body) == (400, {"error": "invalid_client"})
+
+
+# Each way a client_secret differs from what Apple accepts: the signature (another key), the header
+# (another team's kid, alg), the claims iss (another team, an unknown one), sub, aud, exp (past, or
+# more than six months after iat) and iat.
+REFUSED_SECRETS = [
+    {"key": "foreign"}, {"header": {"kid": "KEYB000001"}}, {"header": {"alg": "ES384"}}, {"iss": TEAM_B},
+    {"iss": "TEAMZ00000"}, {"sub": "com.example.other"}, {"aud": "http://127.0.0.1"}, {"exp": int(time.time()) - 10},
+    {"iat": int(time.time()) - 5, "exp": int(time.time()) - 5 + 15_777_001}, {"iat": int(time.time()) + 3600},
+]
+
+
+@pytest.mark.parametrize("change", REFUSED_SECRETS)
+def test_a_client_secret_apple_would_refuse_gets_no_token_and_no_answer(apple, change):
+    """The client-credentials grant and /auth/usermigrationinfo authenticate the client as the code
+    exchange does: the sending team's secret with one thing wrong is invalid_client at both, where
+    the right one gets a token and a transfer_sub."""
+    change = dict(change)
+    key = ec.generate_private_key(ec.SECP256R1()) if change.pop("key", None) else None
+    bad = secret(apple, key=key, header=change.pop("header", None), **change)
+    sub = apple.migration.user("eli")
+    grant = {"grant_type": "client_credentials", "scope": "user.migration", "client_id": apple.client_id}
+    assert post(apple, "/auth/token", {**grant, "client_secret": bad})[:2] == (400, {"error": "invalid_client"})
+    status, granted, _ = post(apple, "/auth/token", {**grant, "client_secret": secret(apple)})
+    assert status == 200
+    form = {"sub": sub, "target": TEAM_B, "client_id": apple.client_id}
+    bearer = granted["access_token"]   # the team's good token does not make a bad secret good
+    assert post(apple, "/auth/usermigrationinfo", {**form, "client_secret": bad}, bearer)[:2] == (
+        400, {"error": "invalid_client"})
+    assert apple.migration.counts["transfer_sub"] == 0
+    assert post(apple, "/auth/usermigrationinfo", {**form, "client_secret": secret(apple)}, bearer)[:2] == (
+        200, {"transfer_sub": transfer_sub_for(TEAM_B, "eli")})
 
 
 def test_the_sending_side_checks_the_token_the_target_and_the_user(apple):
