@@ -4,10 +4,17 @@ loopback Apple (signin_tools/standins/apple_migration.py) checking every client 
 target and transfer_sub as Apple does. Each test has a bucket of its own (prepare walks every
 Apple identity of the bucket). PYTEST_DONT_REWRITE."""
 import json
+import os
+import pty
+import select
+import signal
+import subprocess
+import time
 
 import pytest
 
 from authctl_support import own_bucket, versions  # noqa: F401 (fixtures)
+from conftest import executable
 from service_support import code, ok
 from signin_tools.standins import AppleAuthServer, FaultProxy
 from signin_tools.standins.apple_migration import transfer_sub_for
@@ -219,6 +226,76 @@ def test_prepare_continues_where_it_stopped_within_apples_limits(app):
     assert apple.migration.counts["client_credentials"] == tokens + 2, "a new token when Apple said invalid_grant"
     assert apple.migration.counts["transfer_sub"] == 7, "nobody asked twice"
     assert len(app.keys("identities/apple-transfer/")) == 7
+
+
+def read_terminal(fd: int) -> bytes:
+    """What a process wrote to the terminal `fd` is the other side of (bounded)."""
+    out = b""
+    for _ in range(1000):
+        if not select.select([fd], [], [], 0.2)[0]:
+            break
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:   # EIO: the other side is closed
+            break
+        if not chunk:
+            break
+        out += chunk
+    return out
+
+
+def test_prepare_killed_midway_shows_progress_and_the_next_run_continues(app):
+    apple = app.apple
+    people = [f"kim{n}" for n in range(16)]
+    for p in people:
+        ok(app.signin(p))
+    s3 = app.svc.moto.s3()
+    progress_key = f"operator/apple-transfer/{TEAM_B}.json"
+
+    def saved_after() -> str | None:
+        try:
+            return json.loads(s3.get_object(Bucket=app.bucket, Key=progress_key)["Body"].read())["after"]
+        except s3.exceptions.NoSuchKey:
+            return None
+
+    # A slow pace (3 requests a second, 2 users a batch: about 5 s for all) so that the kill lands
+    # midway, once the run has saved its place; stderr is a terminal, where prepare draws its
+    # progress line.
+    master, slave = pty.openpty()
+    env = app.op.env(**app.apple.function_env())
+    proc = subprocess.Popen([executable("authctl"), "apple-transfer", "prepare", "--target-team", TEAM_B, "--yes",
+                             "--rate", "3", "--batch", "2"], env=env, stdin=subprocess.DEVNULL,
+                            stdout=subprocess.DEVNULL, stderr=slave, start_new_session=True)
+    os.close(slave)
+    try:
+        deadline = time.monotonic() + 120
+        while saved_after() is None and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.05)
+        assert proc.poll() is None, "prepare finished before the kill"
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=30)
+        terminal = read_terminal(master).decode("utf-8", "replace")
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=30)
+        os.close(master)
+    assert "\r\x1b[Kwalked " in terminal and " · Apple " in terminal, terminal[-500:]
+    lines = [x for x in terminal.split("\r\x1b[K") if x.startswith("walked ")]
+    done = [int(x.split(" · ")[1].split()[1]) for x in lines]
+    assert done == sorted(done) and done[-1] >= 2, f"the progress line counts up: {lines}"
+    marker = json.loads(app.key(progress_key)["body"])
+    assert marker["finished"] is False and marker["after"], marker
+    assert apple.migration.counts["transfer_sub"] < len(people), "killed midway"
+
+    resumed = report(app.authctl("prepare", "--target-team", TEAM_B, "--yes", "--json", "--batch", "2"))
+    assert resumed["finished"] is True and resumed["run"]["resumedAfter"] == marker["after"], resumed
+    assert resumed["run"]["walked"] < len(people), "the second run starts where the first stopped"
+    # Only users answered after the killed run's last save can be asked again (about a second's work).
+    assert len(people) <= apple.migration.counts["transfer_sub"] <= len(people) + 6
+    assert sorted(app.keys("identities/apple-transfer/")) == sorted(
+        f"identities/apple-transfer/{transfer_sub_for(TEAM_B, p)}" for p in people)
+    assert report(app.op.run("check", "--json"))["found"] == 0
 
 
 def test_deleting_an_account_removes_its_transfer_file(app):
