@@ -86,6 +86,9 @@ struct AccountCheckView {
                     let since = doc.pending.first { $0.linkID == m.linkID }?.sinceMs ?? nowMs
                     if nowMs - since >= ProvidersDocument.pendingLifetimeMs { add(.unlistedIdentity, key) }
                 case .legacyUnlisted: add(.unlistedIdentity, key)
+                // The old file of a re-key committed and not cleaned up: that re-key's finding
+                // (on providers.json) covers it, and its clean-up removes it.
+                case .stale where doc.isOldFileOfUnfinishedRekey(provider, id: sub, linkID: m.linkID): break
                 case .stale: add(.staleIdentityFile, key)
                 }
             }

@@ -32,6 +32,15 @@ extension ProvidersDocument {
         providers.filter { link in link.transfers.contains { $0.rekeyedFrom != nil } }
     }
 
+    /// Whether the identity file of `provider`/`id` with `linkID` is the old one of a re-key that
+    /// committed and is not cleaned up yet (the clean-up removes it).
+    func isOldFileOfUnfinishedRekey(_ provider: IdentityProvider, id: String, linkID: String?) -> Bool {
+        provider == .apple
+            && rekeysToClean.contains { link in
+                link.linkID == linkID && link.transfers.contains { $0.rekeyedFrom == id }
+            }
+    }
+
     /// The app-transfer files of every link (prepared or re-keyed) and the old identity files of
     /// re-keys not cleaned up: what a deletion removes besides the listed identities' files, when
     /// they name the account.

@@ -193,6 +193,48 @@ final class FakeMigration: UserMigrationService {
         #expect(f.s3.current(AccountKeys.appleTransfer(Self.transferSub)) == nil)
     }
 
+    /// The re-key stops after its commit (providers.json written, its answer lost), or in its
+    /// clean-up (the old identity file's removal failing): check finds the unfinished re-key on
+    /// providers.json and its repair removes the old identity file and the transfer file, by the
+    /// versions read; the sessions from before keep refreshing.
+    @Test(arguments: ["commit", "clean-up"])
+    func checkFinishesAReKeyStoppedAfterItsCommit(_ stop: String) throws {
+        let f = AccountFixture()
+        let (first, _) = try prepared(f)
+        let uuid = first.account.serviceUserID
+        let oldKey = AccountKeys.identity(.apple, AccountFixture.apple.subject)
+        var stopped = false
+        f.backend.intercept = { call, _ in
+            guard !stopped else { return .fail(DirectBackend.outage) }  // the process is gone
+            switch call {
+            case .s3Put(let put) where stop == "commit" && put.key == AccountKeys.providers(uuid):
+                stopped = true
+                return .appliedButFailed
+            case .s3Delete(let key, _) where stop == "clean-up" && key == oldKey:
+                stopped = true
+                return .fail(DirectBackend.outage)
+            default: return .proceed
+            }
+        }
+        _ = try? f.service.signIn(identity: Self.moved(), intent: .auto, fullName: nil, deadline: .none)
+        f.backend.intercept = nil
+        #expect(f.providers(uuid)?.active(.apple)?.id == Self.newSub, "the commit landed")
+        #expect(f.s3.current(oldKey) != nil)
+        let found = f.service.checkStore(repair: false, deadline: .none)
+        #expect(
+            found.findings.map(\.kind) == [.unfinishedRekey]
+                && found.findings.first?.key == AccountKeys.providers(uuid),
+            "\(found.findings.map { ($0.kind, $0.key) })")
+        let repaired = f.service.checkStore(repair: true, deadline: .none)
+        #expect(repaired.findings.allSatisfy { $0.repaired == true })
+        #expect(f.service.checkStore(repair: false, deadline: .none).findings.isEmpty)
+        #expect(f.s3.current(oldKey) == nil && f.s3.current(AccountKeys.appleTransfer(Self.transferSub)) == nil)
+        #expect(f.providers(uuid)?.active(.apple)?.transfers.isEmpty == true)
+        _ = try f.service.refresh(token: first.session.refreshToken.value, deadline: .none)
+        let again = try f.service.signIn(identity: Self.moved(), intent: .signin, fullName: nil, deadline: .none)
+        #expect(again.account.serviceUserID == uuid)
+    }
+
     @Test func checkReportsAndRemovesATransferFileNamingAMissingAccount() throws {
         let f = AccountFixture()
         let stray = "0badc0de-0000-4000-8000-00000000abcd"
