@@ -5,7 +5,7 @@ import Testing
 @testable import SignInWithApple
 
 /// The app-transfer client's pace and its reading of Apple's answers (the loop itself runs
-/// against the loopback Apple in Tests/integration/test_apple_transfer.py).
+/// against the loopback Apple in AppleMigrationClientTests and Tests/integration/test_apple_transfer.py).
 @Suite struct AppleMigrationPacerTests {
     @Test func batchesAreSpacedByTheirShareOfTheRate() {
         var pacer = AppleMigrationPacer(requestsPerSecond: 10)
