@@ -22,12 +22,13 @@ extension ProvidersDocument {
         if !retired.isEmpty {
             o["retired"] = .array(
                 retired.map { r in
-                    .object(
-                        JSONObject([
-                            ("type", .string(r.type.rawValue)), ("id", .string(r.id)),
-                            ("linkID", r.linkID.map(JSONValue.string) ?? .null),
-                            ("at", ts(r.atMs)),
-                        ]))
+                    var entry = JSONObject([
+                        ("type", .string(r.type.rawValue)), ("id", .string(r.id)),
+                        ("linkID", r.linkID.map(JSONValue.string) ?? .null),
+                        ("at", ts(r.atMs)),
+                    ])
+                    if !r.transfers.isEmpty { entry["transfers"] = .array(r.transfers.map(\.json)) }
+                    return .object(entry)
                 })
         }
         if let deletedAtMs { o["deletedAt"] = ts(deletedAtMs) }
@@ -60,7 +61,13 @@ extension ProvidersDocument {
             guard let r = item.objectValue, let type = provider(r["type"]), let id = r["id"]?.stringValue,
                 let at = ts(r["at"])
             else { return nil }
-            retired.append(RetiredLink(type: type, id: id, linkID: r["linkID"]?.stringValue, atMs: at))
+            var transfers: [PreparedTransfer] = []
+            for t in r["transfers"]?.arrayValue ?? [] {
+                guard let transfer = PreparedTransfer(json: t) else { return nil }
+                transfers.append(transfer)
+            }
+            retired.append(
+                RetiredLink(type: type, id: id, linkID: r["linkID"]?.stringValue, atMs: at, transfers: transfers))
         }
         self.init(primaryProvider: primary, providers: links, pending: pending, retired: retired)
         deletedAtMs = ts(o["deletedAt"])

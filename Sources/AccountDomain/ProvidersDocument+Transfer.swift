@@ -41,14 +41,12 @@ extension ProvidersDocument {
             }
     }
 
-    /// The app-transfer files of every link (prepared or re-keyed) and the old identity files of
-    /// re-keys not cleaned up: what a deletion removes besides the listed identities' files, when
-    /// they name the account.
+    /// The app-transfer files of every link (prepared or re-keyed, listed or retired) and the old
+    /// identity files of re-keys not cleaned up: what a deletion removes besides the listed
+    /// identities' files, when they name the account.
     var transferMappingKeys: [String] {
-        providers.flatMap { link in
-            link.transfers.flatMap { t in
-                [AccountKeys.appleTransfer(t.sub)] + (t.rekeyedFrom.map { [AccountKeys.identity(.apple, $0)] } ?? [])
-            }
+        (providers.map(\.transfers) + retired.map(\.transfers)).joined().flatMap { t in
+            [AccountKeys.appleTransfer(t.sub)] + (t.rekeyedFrom.map { [AccountKeys.identity(.apple, $0)] } ?? [])
         }
     }
 

@@ -128,8 +128,10 @@ package struct ProvidersDocument: Sendable, Equatable {
     }
 
     /// Records an unlinked (or cancelled) link so its leftovers can be recognised and finished.
-    mutating func retire(_ provider: IdentityProvider, id: String, linkID: String?, nowMs: Int64) {
-        retired.append(RetiredLink(type: provider, id: id, linkID: linkID, atMs: nowMs))
+    mutating func retire(
+        _ provider: IdentityProvider, id: String, linkID: String?, nowMs: Int64, transfers: [PreparedTransfer] = []
+    ) {
+        retired.append(RetiredLink(type: provider, id: id, linkID: linkID, atMs: nowMs, transfers: transfers))
         retired = Array(retired.suffix(ProvidersDocument.maxRetired))
     }
 
@@ -197,4 +199,8 @@ struct RetiredLink: Sendable, Equatable {
     var id: String
     var linkID: String?
     var atMs: Int64
+    /// The app transfers the link had (contract v4): their files, and the old identity file of a
+    /// re-key not cleaned up, name the account until the unlink's clean-up (or a later one, or
+    /// the account's deletion) removes them.
+    var transfers: [PreparedTransfer] = []
 }

@@ -114,6 +114,40 @@ final class FakeMigration: UserMigrationService {
                 == "sessionInvalid")
     }
 
+    /// An unlink whose removal of the link's transfer file failed keeps the transfer on its retired
+    /// entry: the unlink's retry removes the file, and so does the account's deletion (simulation
+    /// seed 2033: the file outlived the deletion, which no longer saw the transfer on any link).
+    @Test(arguments: ["retry", "deletion"])
+    func aTransferFileAnUnlinkCouldNotRemoveIsRemovedByItsRetryOrTheDeletion(_ finish: String) throws {
+        let f = AccountFixture()
+        let (first, _) = try prepared(f)
+        let transferKey = AccountKeys.appleTransfer(Self.transferSub)
+        let linked = try f.service.link(
+            token: first.session.refreshToken.value, identity: AccountFixture.google(), deadline: .none)
+        #expect(linked.status == .linked)
+        let google = try f.service.signIn(
+            identity: AccountFixture.google(), intent: .signin, fullName: nil, deadline: .none)
+        f.backend.intercept = { call, _ in
+            if case .s3Delete(let key, _) = call, key == transferKey { return .fail(DirectBackend.outage) }
+            return .proceed
+        }
+        #expect(throws: AccountError.self) {
+            _ = try f.service.unlink(token: google.session.refreshToken.value, provider: .apple, deadline: .none)
+        }
+        f.backend.intercept = nil
+        #expect(f.s3.current(transferKey) != nil)
+        let uuid = first.account.serviceUserID
+        #expect(f.providers(uuid)?.retired.last?.transfers.map(\.sub) == [Self.transferSub])
+        if finish == "retry" {
+            _ = try f.service.unlink(token: google.session.refreshToken.value, provider: .apple, deadline: .none)
+        } else {
+            _ = try f.service.deleteAccount(
+                token: google.session.refreshToken.value, purgeUntil: .none, deadline: .none)
+        }
+        #expect(f.s3.current(transferKey) == nil, "\(finish)")
+        #expect(f.service.checkStore(repair: false, deadline: .none).findings.isEmpty, "\(finish)")
+    }
+
     @Test func aTransferNamingADeletedAccountIsIgnoredAndTheDeletionRemovesIt() throws {
         let f = AccountFixture()
         let (first, _) = try prepared(f)
