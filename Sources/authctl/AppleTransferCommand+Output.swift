@@ -1,4 +1,5 @@
 import AccountDomain
+import ArgumentParser
 import PlatformSupport
 import SignInWithApple
 import StrictJSON
@@ -6,6 +7,34 @@ import StrictJSON
 /// What the app-transfer commands show: the progress line on a terminal, the summary (also the
 /// outcome audit line's counts), and who could not be handled and why.
 extension AppleTransferCommand {
+    /// One run of `prepare` or `complete` (`body`, given the progress line to draw), after its
+    /// intent line: the outcome line (failed, done, or stopped with the counts), the summary, and
+    /// exit status 4 when it stopped before the end.
+    static func perform(
+        _ context: OperatorContext, _ client: AppleMigrationClient, trail: AuditTrail, dryRun: Bool,
+        details: [(String, JSONValue)],
+        _ body: (_ progress: (TransferRunReport) -> Void) throws(AccountError) -> (
+            TransferRunReport, TransferRunReport?
+        )
+    ) throws {
+        let started = Clock.nowMilliseconds()
+        var (run, pass): (TransferRunReport, TransferRunReport?)
+        do throws(AccountError) {
+            (run, pass) = try body { report in Terminal.progress(progressLine(report, client)) }
+        } catch {
+            Terminal.endProgress()
+            if !dryRun { trail.outcome("failed", details + [("error", .string(AccountService.brief(error)))]) }
+            throw Console.failure(error)
+        }
+        Terminal.endProgress()
+        run.appleRequests = client.requests
+        let summary = summary(run, pass: pass, client, started: started)
+        if !dryRun { trail.outcome(run.finished ? "done" : "stopped", details + summary) }
+        show(run, pass: pass, summary: details + summary, context: context)
+        try trail.finish()
+        if !run.finished { throw ExitCode(ExitStatus.incomplete) }
+    }
+
     static func progressLine(_ r: TransferRunReport, _ client: AppleMigrationClient) -> String {
         "walked \(r.walked) · done \(r.done) · already \(r.already) · failed \(r.failed)"
             + " · Apple \(client.requests) requests at \(Int(client.pacer.rate.rounded()))/s"

@@ -62,31 +62,15 @@ struct AppleTransferCommand: ParsableCommand {
                     yes: change.yes)
                 try trail.intent("record each Apple identity's transfer_sub for team \(targetTeam)", details)
             }
-            let started = Clock.nowMilliseconds()
-            let api = AppleMigrationAdapter(client)
             let options = TransferPrepareOptions(
                 batch: apple.batch, restart: restart, dryRun: change.dryRun, limit: limit)
-            let result: (run: TransferRunReport, pass: TransferRunReport)
-            do throws(AccountError) {
-                result = try context.service.prepareAppleTransfer(
-                    team: targetTeam, api: api, options: options,
-                    deadline: .after(milliseconds: Int64(timeout) * 1000)
-                ) { report in Terminal.progress(AppleTransferCommand.progressLine(report, client)) }
-            } catch {
-                Terminal.endProgress()
-                if !change.dryRun {
-                    trail.outcome("failed", details + [("error", .string(AccountService.brief(error)))])
-                }
-                throw Console.failure(error)
+            try AppleTransferCommand.perform(context, client, trail: trail, dryRun: change.dryRun, details: details) {
+                (progress) throws(AccountError) in
+                let result = try context.service.prepareAppleTransfer(
+                    team: targetTeam, api: AppleMigrationAdapter(client), options: options,
+                    deadline: .after(milliseconds: Int64(timeout) * 1000), progress: progress)
+                return (result.run, result.pass)
             }
-            Terminal.endProgress()
-            var run = result.run
-            run.appleRequests = client.requests
-            let summary = AppleTransferCommand.summary(run, pass: result.pass, client, started: started)
-            if !change.dryRun { trail.outcome(run.finished ? "done" : "stopped", details + summary) }
-            AppleTransferCommand.show(run, pass: result.pass, summary: details + summary, context: context)
-            try trail.finish()
-            if !run.finished { throw ExitCode(ExitStatus.incomplete) }
         }
     }
 
@@ -118,27 +102,13 @@ struct AppleTransferCommand: ParsableCommand {
                     "Re-key every prepared Apple identity in \(context.bucket) to team \(team)?", yes: change.yes)
                 try trail.intent("re-key each prepared Apple identity not re-keyed yet to team \(team)", details)
             }
-            let started = Clock.nowMilliseconds()
-            var run: TransferRunReport
-            do throws(AccountError) {
-                run = try context.service.completeAppleTransfer(
+            try AppleTransferCommand.perform(context, client, trail: trail, dryRun: change.dryRun, details: details) {
+                (progress) throws(AccountError) in
+                let run = try context.service.completeAppleTransfer(
                     team: team, api: AppleMigrationAdapter(client), batch: apple.batch, dryRun: change.dryRun,
-                    deadline: .after(milliseconds: Int64(timeout) * 1000)
-                ) { report in Terminal.progress(AppleTransferCommand.progressLine(report, client)) }
-            } catch {
-                Terminal.endProgress()
-                if !change.dryRun {
-                    trail.outcome("failed", details + [("error", .string(AccountService.brief(error)))])
-                }
-                throw Console.failure(error)
+                    deadline: .after(milliseconds: Int64(timeout) * 1000), progress: progress)
+                return (run, nil)
             }
-            Terminal.endProgress()
-            run.appleRequests = client.requests
-            let summary = AppleTransferCommand.summary(run, pass: nil, client, started: started)
-            if !change.dryRun { trail.outcome(run.finished ? "done" : "stopped", details + summary) }
-            AppleTransferCommand.show(run, pass: nil, summary: details + summary, context: context)
-            try trail.finish()
-            if !run.finished { throw ExitCode(ExitStatus.incomplete) }
         }
     }
 

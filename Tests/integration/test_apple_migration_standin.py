@@ -12,21 +12,11 @@ import urllib.request
 
 import pytest
 
-from signin_tools.standins import AppleAuthServer
-from signin_tools.standins.apple_migration import TRANSFER_WINDOW, sub_for, transfer_sub_for
 from cryptography.hazmat.primitives.asymmetric import ec
 
+from signin_tools.standins.apple_migration import TRANSFER_WINDOW, sub_for, transfer_sub_for
 from test_apple_auth_standin import secret
-
-TEAM_B, TEAM_C = "TEAMB67890", "TEAMC13579"
-
-
-@pytest.fixture
-def apple(idp):
-    with AppleAuthServer(idp) as server:
-        server.migration.add_team(TEAM_B, "KEYB000001")
-        server.migration.add_team(TEAM_C, "KEYC000001")
-        yield server
+from transfer_support import TEAM_B, TEAM_C, apple  # noqa: F401 (fixture)
 
 
 def team_secret(apple, team_id: str) -> str:

@@ -16,18 +16,9 @@ import pytest
 from authctl_support import own_bucket, versions  # noqa: F401 (fixtures)
 from conftest import executable
 from service_support import code, ok
-from signin_tools.standins import AppleAuthServer, FaultProxy
+from signin_tools.standins import FaultProxy
 from signin_tools.standins.apple_migration import transfer_sub_for
-
-TEAM_B, TEAM_C = "TEAMB67890", "TEAMC13579"
-
-
-@pytest.fixture
-def apple(idp):
-    with AppleAuthServer(idp) as server:
-        server.migration.add_team(TEAM_B, "KEYB000001")
-        server.migration.add_team(TEAM_C, "KEYC000001")
-        yield server
+from transfer_support import TEAM_B, TEAM_C, apple  # noqa: F401 (fixture)
 
 
 class App:

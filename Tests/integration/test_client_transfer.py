@@ -12,19 +12,11 @@ import pytest
 from authctl_support import own_bucket  # noqa: F401 (fixture)
 from conftest import BUILD_DIR, ROOT, executable
 from signin_tools.serve import FunctionURLServer
-from signin_tools.standins import AppleAuthServer
+from transfer_support import TEAM_B, apple  # noqa: F401 (fixture)
 
-TEAM_B = "TEAMB67890"
 ANDROID_OUT = ROOT / "android" / "build-out"
 JSON_JAR = "/usr/share/java/com.android.json.jar"
 STEP_TIMEOUT = 180
-
-
-@pytest.fixture
-def apple(idp):
-    with AppleAuthServer(idp) as server:
-        server.migration.add_team(TEAM_B, "KEYB000001")
-        yield server
 
 
 @pytest.fixture
