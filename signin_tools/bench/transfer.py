@@ -130,6 +130,7 @@ def main():
             Bucket=BUCKET, Prefix="identities/apple-transfer/") for _ in page.get("Contents", []))
         marker = json.loads(s3.get_object(Bucket=BUCKET, Key=f"operator/apple-transfer/{TEAM_B}.json")["Body"].read())
         resumed_ms, report, resumed_answers = prepare(env, None, apple)
+        tokens = apple.migration.counts["client_credentials"]   # both runs' (the baseline adds its own)
         files = [o["Key"] for page in s3.get_paginator("list_objects_v2").paginate(
             Bucket=BUCKET, Prefix="identities/apple-transfer/") for o in page.get("Contents", [])]
         assert len(files) == N_ACCOUNTS and report["pass"]["done"] + report["run"]["already"] >= N_ACCOUNTS - 1, report
@@ -154,7 +155,7 @@ def main():
           f"{files_after_kill:,} transfer files, progress after {marker['after'].split('/')[-1]}")
     print(f"  second run (resumed)                  {resumed_ms:9.0f} ms   walked {report['run']['walked']:,}, "
           f"done {report['done']:,}, already {report['already']:,}; Apple {report['appleRequests']:,} requests "
-          f"({report['throttled']} throttled), client_credentials tokens {apple.migration.counts['client_credentials']}")
+          f"({report['throttled']} throttled); client-credentials tokens over both runs: {tokens}")
     print(f"  both runs: Apple asked {asked:,} times for {N_ACCOUNTS:,} users ({asked - N_ACCOUNTS:,} asked again after "
           f"the kill); {len(files):,} transfer files; wall {killed_ms + resumed_ms:,.0f} ms "
           f"({N_ACCOUNTS / (killed_ms + resumed_ms) * 1000:,.0f} identities/s)")
