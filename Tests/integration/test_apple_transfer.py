@@ -99,6 +99,14 @@ def test_a_transfer_end_to_end_keeps_each_user_in_their_account(app, tmp_path):
     assert sorted(app.keys("identities/apple-transfer/")) == sorted(
         f"identities/apple-transfer/{transfer_sub_for(TEAM_B, p)}" for p in ("ada", "bob"))
     assert json.loads(app.key(f"operator/apple-transfer/{TEAM_B}.json")["body"])["finished"] is True
+    # Right before the transfer, a new pass (as the operator reads it): only cyd is asked again.
+    again = app.authctl("prepare", "--target-team", TEAM_B, "--yes")
+    assert again.returncode == 0, again.stderr[-1500:]
+    assert "walked 3: 0 done, 2 already done, 0 skipped, 1 could not be handled" in again.stdout, again.stdout
+    assert "Could not be handled (invalid_request usually means the user revoked" in again.stdout
+    assert [line.split() for line in again.stdout.splitlines() if subs["cyd"] in line] == [
+        [f"apple:{subs['cyd']}", "invalid_request"]], again.stdout
+    assert apple.migration.counts["transfer_sub"] == 2
 
     apple.migration.transfer(TEAM_B)
     moved = ok(app.signin("ada", intent="signup"))  # whatever the intent: the user's account

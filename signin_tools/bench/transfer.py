@@ -18,7 +18,7 @@ import boto3
 
 from ..standins import AppleAuthServer, IdentityProvider
 from ..standins.ports import free_port
-from ..standins.process import run_main
+from ..standins.process import run_main, start_process_group, stop_process_group
 from .check import ACCOUNT, BUCKET, seed
 
 N_ACCOUNTS = int(os.environ.get("N_ACCOUNTS", "10000"))
@@ -36,7 +36,7 @@ def prepare(env: dict, kill_after: int | None, apple) -> tuple[float, dict | Non
     cmd = [str(BIN / "authctl"), "apple-transfer", "prepare", "--target-team", TEAM_B, "--yes", "--json",
            "--rate", RATE, "--batch", BATCH]
     t = time.perf_counter()
-    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    proc = start_process_group(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
         if kill_after is not None:
             deadline = time.monotonic() + 3600
@@ -49,9 +49,7 @@ def prepare(env: dict, kill_after: int | None, apple) -> tuple[float, dict | Non
             return (time.perf_counter() - t) * 1000, None, apple.migration.counts["transfer_sub"] - before
         out, _ = proc.communicate(timeout=3600)
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait(timeout=30)
+        stop_process_group(proc)
     assert proc.returncode == 0, f"prepare exited {proc.returncode}"
     return (time.perf_counter() - t) * 1000, json.loads(out), apple.migration.counts["transfer_sub"] - before
 
@@ -152,7 +150,7 @@ def main():
     print(f"authctl apple-transfer prepare over {N_ACCOUNTS:,} Apple identities (seeded in {seeded:.1f} s straight into "
           f"moto), --rate {RATE} --batch {BATCH}, release build")
     print(f"  first run, SIGKILL after {N_ACCOUNTS // 2:,} answers  {killed_ms:9.0f} ms   Apple answered {killed_answers:,}, "
-          f"{files_after_kill:,} transfer files, progress after {marker['after'].split('/')[-1]}")
+          f"{files_after_kill:,} transfer files, progress after {(marker['after'] or 'none saved yet').split('/')[-1]}")
     print(f"  second run (resumed)                  {resumed_ms:9.0f} ms   walked {report['run']['walked']:,}, "
           f"done {report['done']:,}, already {report['already']:,}; Apple {report['appleRequests']:,} requests "
           f"({report['throttled']} throttled); client-credentials tokens over both runs: {tokens}")
