@@ -23,6 +23,8 @@ struct AccountCheckView {
     /// The file at each key of a transfer providers.json has prepared and not re-keyed yet,
     /// whatever account it names (absent: there is none).
     var preparedFiles: [String: StoredDocument<IdentityMapping>] = [:]
+    /// Google's suspension records of the Google identities it lists, by `sub` (absent: none).
+    var suspensions: [String: StoredDocument<IdentitySuspension>] = [:]
 
     /// Whether the account is deleted (committed, or purged with only its record left).
     var isDeleted: Bool? {
@@ -48,6 +50,12 @@ struct AccountCheckView {
         return doc.providers.flatMap { link in
             link.transfers.filter { $0.rekeyedFrom == nil }.map { AccountKeys.appleTransfer($0.sub) }
         }
+    }
+
+    /// The `sub`s of the Google identities providers.json lists.
+    var listedGoogleSubjects: [String] {
+        guard let (doc, _) = providers.value else { return [] }
+        return doc.providers.filter { $0.type == .google }.map(\.id)
     }
 
     /// The broken invariants this view shows, each once, in a stable order.
@@ -108,6 +116,20 @@ struct AccountCheckView {
                 let key = AccountKeys.identity(p.type, p.id)
                 if listedFiles[key]?.value?.linkID != p.linkID, listedFiles[key]?.isUnreadable != true {
                     add(.stalePendingLink, key)
+                }
+            }
+        }
+        if let (doc, _) = providers.value, !doc.isDeleted {
+            // Google's suspension: the entry says what the record says (issue 25).
+            for link in doc.providers where link.type == .google {
+                let key = AccountKeys.suspension(.google, link.id)
+                switch suspensions[link.id] ?? .absent {
+                case .absent: continue
+                case .unreadable(let why): add(.unreadableDocument, key, note: why)
+                case .present(let record):
+                    if !record.agrees(with: link.suspension) && record.supersedes(link.suspension) {
+                        add(.suspensionNotApplied, key)
+                    }
                 }
             }
         }

@@ -11,6 +11,9 @@ package enum AccountError: Error, Sendable {
     case reauthenticationRequired
     /// An operator disabled the account: its own actions change nothing until it is enabled.
     case accountDisabled
+    /// Google reported this Google identity hijacked: sign-in and link with it are refused until
+    /// Google reports it enabled again (contract v4, IDENTITY_SUSPENDED).
+    case identitySuspended
     /// The purchase is claimed by another account, or its `appAccountToken` names another one.
     case purchaseBelongsToOtherAccount
     /// The purchase cannot belong to any account (e.g. an `originalTransactionId` that is not Apple's shape).

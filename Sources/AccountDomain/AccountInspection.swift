@@ -20,6 +20,9 @@ package struct AccountInspection: Sendable {
     package var sessions: [SessionRecord] = []
     package var purchases: [Purchase] = []
     package var deletion: DeletionRecord?
+    /// Google's suspension records (`suspensions/google/{sub}.json`) of the account's Google
+    /// identities, by `sub` (absent: none stored).
+    package var suspensionRecords: [String: IdentitySuspension] = [:]
     /// Keys under `users/{uuid}/` (with `--with-object-keys`), and whether the listing reached the end.
     package var objectKeys: [String]?
     package var objectKeysComplete = true
@@ -42,6 +45,12 @@ package struct AccountInspection: Sendable {
                     ("linkedAt", .string(link.linkedAt)), ("lastUsed", .string(link.lastUsed)),
                     ("isPrimary", .bool(link.isPrimary)),
                     ("emailDeliverable", link.emailDeliverable.map(JSONValue.bool) ?? .null),
+                    ("sessionsEndedAt", ts(link.sessionsNotBeforeMs)),
+                    ("suspension", link.suspension?.json ?? .null),
+                    (
+                        "suspensionRecord",
+                        (link.type == .google ? suspensionRecords[link.id] : nil).map(\.json) ?? .null
+                    ),
                 ])
                 // An app transfer (contract v4): the ids before a re-key, the transfers prepared.
                 if !link.formerIDs.isEmpty { l["formerIDs"] = .array(link.formerIDs.map(JSONValue.string)) }
@@ -63,7 +72,7 @@ package struct AccountInspection: Sendable {
                         ("sessionId", .string(r.sessionID)), ("provider", .string(r.identity.provider.rawValue)),
                         ("device", r.device.map(JSONValue.string) ?? .null), ("signedInAt", ts(r.signInAtMs)),
                         ("lastRefreshedAt", ts(r.currentIssuedAtMs)), ("expiresAt", ts(r.expiresAtMs)),
-                        ("live", .bool(r.isLive(nowMs: nowMs) && (providers?.lists(r.identity) ?? false))),
+                        ("live", .bool(r.isLive(nowMs: nowMs) && (providers?.accepts(r) ?? false))),
                         ("revokedAt", ts(r.revokedAtMs)),
                         ("revokedReason", r.revokedReason.map(JSONValue.string) ?? .null),
                     ]))

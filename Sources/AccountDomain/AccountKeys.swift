@@ -35,6 +35,14 @@ package enum AccountKeys {
         "purchases/apple-state/\(originalTransactionID).json"
     }
 
+    /// Google's suspension of one of its identities (`IdentitySuspension`), keyed by the identity
+    /// whether or not an account holds it (contract v4, "Google's security events").
+    static func suspension(_ provider: IdentityProvider, _ providerID: String) -> String {
+        "\(suspensionsPrefix(provider))\(providerID).json"
+    }
+
+    static func suspensionsPrefix(_ provider: IdentityProvider) -> String { "suspensions/\(provider.rawValue)/" }
+
     /// Marker that one of Apple's notifications was processed (at most once each).
     static func notificationMarker(_ kind: String, _ id: String) -> String { "notifications/\(kind)/\(id)" }
 

@@ -46,8 +46,8 @@ extension AccountService {
             throw .sessionInvalid(reason: "the account is incomplete; sign in again to complete it")
         }
         guard !account.providers.isDeleted else { throw .sessionInvalid(reason: "the account was deleted") }
-        guard account.providers.lists(record.identity) else {
-            throw .sessionInvalid(reason: "its identity was unlinked")
+        guard account.providers.accepts(record) else {
+            throw .sessionInvalid(reason: "its identity was unlinked, or its sessions were ended")
         }
         if disabled { throw .accountDisabled }
         if recent && now - record.signInAtMs > settings.recentAuthSeconds * 1000 { throw .reauthenticationRequired }

@@ -21,6 +21,9 @@ extension AccountService {
         var transfersByAccount: [String: [String]] = [:]
         var deletions: [String: StoredDocument<(DeletionRecord, etag: String, keysFailed: Int)>] = [:]
         var deletionsComplete = true
+        /// Google's suspension records, by `sub` (`+CheckSuspensions`).
+        var suspensions: [String: StoredDocument<IdentitySuspension>] = [:]
+        var suspensionsComplete = true
     }
 
     package func checkStore(repair: Bool, deadline: Deadline) -> StoreCheckReport {
@@ -71,6 +74,7 @@ extension AccountService {
             }
             report.deletions = index.deletions.count
         }
+        readSuspensions(&index, options, &report, deadline: deadline, progress: progress)
         var seen = Set<String>()
         let nowMs = environment.now()
         _ = walkListing("users/", delimiter: "/", options, &report, deadline: deadline, progress: progress) {
@@ -174,6 +178,21 @@ extension AccountService {
             for key in index.claimsByAccount[uuid] ?? [] { view.claims[key] = index.claims[key] }
             for key in index.transfersByAccount[uuid] ?? [] { view.transferFiles[key] = index.transfers[key] }
             views.append(view)
+        }
+        // Google's suspension records of the listed Google identities: from the index, else (its
+        // listing did not finish) read by key.
+        if !index.suspensionsComplete {
+            absorb(readEach(views.flatMap(AccountService.suspensionKeys), deadline: deadline))
+        }
+        for i in views.indices {
+            for sub in views[i].listedGoogleSubjects {
+                let key = AccountKeys.suspension(.google, sub)
+                views[i].suspensions[sub] =
+                    index.suspensionsComplete
+                    ? index.suspensions[sub] ?? .absent
+                    : (failed.contains(key)
+                        ? .absent : stored(read[key] ?? nil, key: key, IdentitySuspension.init(json:)))
+            }
         }
         // The files of listed identities and prepared transfers: from the index, else read by key
         // (an absent key in a listing proves nothing; a GET does).

@@ -96,6 +96,10 @@ extension AccountService {
         view.deletion = storedDeletion(objects[first[2]] ?? nil, key: first[2])
         let listed = (view.listedKeys + view.preparedKeys).filter { objects[$0] == nil }
         for (key, result) in readEach(listed, deadline: deadline) { objects[key] = try result.get() }
+        for (key, result) in readEach(AccountService.suspensionKeys(view), deadline: deadline) {
+            let sub = String(key.dropFirst(AccountKeys.suspensionsPrefix(.google).utf8.count).dropLast(5))
+            view.suspensions[sub] = stored(try result.get(), key: key, IdentitySuspension.init(json:))
+        }
         for key in mappingKeys.union(view.listedKeys).union(view.preparedKeys) {
             let file = storedMapping(objects[key] ?? nil, key: key)
             if view.listedKeys.contains(key) { view.listedFiles[key] = file }
@@ -122,16 +126,22 @@ extension AccountService {
                 return "no identity to complete it with: delete the account"
             }
             let docs = try readAccount(m.uuid, deadline: deadline)
-            _ = try complete(
+            let completed = try complete(
                 m, identity, fullName: nil, profile: docs.profile, providers: docs.providers, deadline: deadline)
+            // Listed now: a Google identity takes its suspension, as a sign-up's completion does.
+            _ = try syncSuspension(completed, provider: identity.provider, id: identity.subject, deadline: deadline)
         case .identityNamesDeletedAccount, .staleIdentityFile:
             guard let m = view.identityFiles[f.key] else { return "the identity file is gone" }
             try discard(m, key: f.key, session: nil, deadline: deadline)
         case .unlistedIdentity:
             guard let (m, identity) = identityFile(f.key, view) else { return "the identity file is gone" }
-            if try completeLink(loadAccount(m.uuid, deadline: deadline), m, identity, deadline: deadline) == nil {
+            guard
+                let linked = try completeLink(loadAccount(m.uuid, deadline: deadline), m, identity, deadline: deadline)
+            else {
                 try discard(m, key: f.key, session: nil, deadline: deadline)  // stale by now: as sign-in does
+                return nil
             }
+            _ = try syncSuspension(linked, provider: identity.provider, id: identity.subject, deadline: deadline)
         case .listedIdentityWithoutFile:
             let link = view.providers.value?.0.providers.first { AccountKeys.identity($0.type, $0.id) == f.key }
             guard let linkID = link?.linkID else { return "a link from before link ids: unlink it, or link again" }
@@ -153,6 +163,8 @@ extension AccountService {
         case .claimNamesDeletedAccount:
             guard let claim = view.claims[f.key] else { return "the claim is gone" }
             if try !releaseIfOwnerDeleted(claim, key: f.key, deadline: deadline) { return "the owner is not deleted" }
+        case .suspensionNotApplied:
+            return try repairSuspensionFinding(f, view, deadline: deadline)
         case .deletionStuck, .purgeKeysFailed:
             guard let (record, etag, _) = view.deletion.value else { return "the deletion record is unreadable" }
             let progress = try advance(

@@ -25,6 +25,7 @@ extension AccountService {
             out.deletion = try decodeDocument(d.body, key: AccountKeys.deletion(uuid), DeletionRecord.init(json:))
         }
         guard out.exists else { return out }
+        out.suspensionRecords = try suspensionRecords(of: out.providers, deadline: deadline)
         out.sessions = try sessionRecords(uuid, deadline: deadline).map(\.0)
         let ids = out.providers?.purchases ?? []
         let objects = try getAll(

@@ -9,9 +9,19 @@ extension AccountService {
     package func link(token: String, identity: VerifiedIdentity, deadline: Deadline) throws(AccountError) -> LinkOutcome
     {
         let key = AccountKeys.identity(identity.provider, identity.subject)
-        let auth = try authenticate(token, recent: true, alsoRead: [key], deadline: deadline)
+        let google = identity.provider == .google
+        let auth = try authenticate(
+            token, recent: true, alsoRead: google ? [key, suspensionKey(identity)] : [key], deadline: deadline)
         let uuid = auth.token.serviceUserID
         var account = auth.account
+        if google {
+            // Refused before anything is written; a lift not yet applied to this account's entry
+            // (an event that stopped between its writes) is applied now.
+            let record = try suspension(auth.extra[1], identity.provider, identity.subject)
+            if record?.suspended == true { throw .identitySuspended }
+            account = try enforce(
+                record, on: account, provider: identity.provider, id: identity.subject, deadline: deadline)
+        }
         if let existing = try mapping(auth.extra[0], key: key) {
             guard existing.uuid == uuid else { throw .providerAlreadyLinked }
             if account.providers.state(of: identity.provider, id: identity.subject, linkID: existing.linkID) == .active
@@ -39,7 +49,9 @@ extension AccountService {
             case .pending, .legacyUnlisted:
                 // An earlier attempt (this client's, or a concurrent one) got as far as the file.
                 if let completed = try completeLink(account, existing, identity, deadline: deadline) {
-                    return LinkOutcome(status: .linked, account: completed)
+                    let checked = try enforceSuspension(
+                        completed, provider: identity.provider, id: identity.subject, deadline: deadline)
+                    return LinkOutcome(status: .linked, account: checked)
                 }
                 _ = try backend.delete(key, identityDelete(existing), deadline: deadline)
             case .stale:
@@ -106,7 +118,11 @@ extension AccountService {
             }
             throw .conflict("the link took too long; retry")
         }
-        return LinkOutcome(status: .linked, account: linked)
+        // Google's event may have suspended the identity while this link committed: the entry
+        // takes the record's state (the link stays, suspended) and the answer says so.
+        let checked = try enforceSuspension(
+            linked, provider: identity.provider, id: identity.subject, deadline: deadline)
+        return LinkOutcome(status: .linked, account: checked)
     }
 
     /// After activation failed: when the account is gone (a deletion committed after this link's

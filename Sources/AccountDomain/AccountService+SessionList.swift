@@ -143,7 +143,7 @@ extension AccountService {
                 guard record.serviceUserID == uuid else {
                     throw .corruptDocument(key: key, reason: "session names another account")
                 }
-                let listed = account.providers.lists(record.identity)
+                let listed = account.providers.accepts(record)
                 if record.isLive(nowMs: now) && listed {
                     live.append((record, object.etag))
                 } else if !record.isLive(nowMs: now) || now - record.signInAtMs > ProvidersDocument.pendingLifetimeMs {

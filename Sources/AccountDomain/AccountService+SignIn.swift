@@ -22,7 +22,12 @@ extension AccountService {
         // A stale identity file is removed once and the sign-in starts over as if there had been none;
         // an app transfer's re-key that meets a file another sign-in just wrote reads it again.
         for _ in 0..<3 {
-            var found = try mapping(backend.get(key, deadline: deadline), key: key)
+            let read = try readIdentity(key, identity, deadline: deadline)
+            var found = read.file
+            if let record = read.suspension, record.suspended {
+                repairSuspension(record, of: found, identity, deadline: deadline)
+                throw .identitySuspended
+            }
             if found == nil {
                 switch try signInThroughTransfer(
                     identity, key: key, fullName: fullName, device: device, deadline: deadline)
@@ -49,7 +54,8 @@ extension AccountService {
                 }
             }
             switch try signInExisting(
-                found!, key: key, identity, intent: intent, fullName: fullName, device: device, deadline: deadline)
+                found!, key: key, identity, intent: intent, fullName: fullName, device: device,
+                suspension: read.suspension, deadline: deadline)
             {
             case .signedIn(let outcome): return outcome
             case .stale: if intent == .signin { throw .accountNotFound }
@@ -89,14 +95,24 @@ extension AccountService {
             account = try complete(
                 m, identity, fullName: fullName, profile: docs.profile, providers: docs.providers, deadline: deadline)
         }
-        return SignInOutcome(isNewUser: true, account: account, session: issued(credentials, token, record))
+        // Read after the account's documents are written (a round of its own, Google sign-ups
+        // only): a suspension Google reported meanwhile is seen, whatever the event read.
+        let checked = try refusingSession(record, deadline: deadline) { () throws(AccountError) in
+            try enforceSuspension(account, provider: identity.provider, id: identity.subject, deadline: deadline)
+        }
+        return SignInOutcome(isNewUser: true, account: checked, session: issued(credentials, token, record))
     }
 
+    /// - Parameter suspension: the identity's suspension record as read before anything was
+    ///   written (Google identities; nil: none stored).
     func signInExisting(
         _ m: IdentityMapping, key: String, _ identity: VerifiedIdentity, intent: SignInIntent, fullName: String?,
-        device: String?,
+        device: String?, suspension: IdentitySuspension? = nil,
         deadline: Deadline
     ) throws(AccountError) -> ExistingSignIn {
+        // Whether this sign-in wrote what lists the identity (a half-made account completed):
+        // then the suspension record is read again, after that write.
+        var wroteListing = false
         if intent == .signup {
             // Nothing is written for ACCOUNT_ALREADY_EXISTS: look before issuing anything.
             let docs = try readAccount(m.uuid, deadline: deadline)
@@ -116,6 +132,7 @@ extension AccountService {
             }
             _ = try complete(
                 m, identity, fullName: fullName, profile: docs.profile, providers: docs.providers, deadline: deadline)
+            wroteListing = true
         }
         // One round for both documents, the new session and the credentials.
         let now = environment.now()
@@ -144,6 +161,7 @@ extension AccountService {
         } else {
             acct = try complete(m, identity, fullName: fullName, profile: p, providers: v, deadline: deadline)
             isNewUser = isNewUser || p == nil
+            wroteListing = true
         }
         if acct.providers.isDeleted {
             try discard(m, key: key, session: record, deadline: deadline)
@@ -154,6 +172,15 @@ extension AccountService {
         {
         case .active:
             acct = finishRekeysQuietly(acct, deadline: deadline)
+            if identity.provider == .google {
+                acct = try refusingSession(record, deadline: deadline) { [acct, wroteListing] () throws(AccountError) in
+                    wroteListing
+                        ? try enforceSuspension(
+                            acct, provider: identity.provider, id: identity.subject, deadline: deadline)
+                        : try enforce(
+                            suspension, on: acct, provider: identity.provider, id: identity.subject, deadline: deadline)
+                }
+            }
             acct = refreshLastUsed(acct, identity: identity, deadline: deadline)
         case .rekeying:
             // An app transfer's re-key stopped after its new identity file: finish it, as that
@@ -169,7 +196,9 @@ extension AccountService {
                 try discard(m, key: key, session: record, deadline: deadline)
                 return .stale
             }
-            acct = completed
+            acct = try refusingSession(record, deadline: deadline) { () throws(AccountError) in
+                try enforceSuspension(completed, provider: identity.provider, id: identity.subject, deadline: deadline)
+            }
         case .stale:
             try discard(m, key: key, session: record, deadline: deadline)
             return .stale

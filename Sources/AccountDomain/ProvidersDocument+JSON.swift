@@ -97,6 +97,10 @@ extension ProviderLink {
         if let emailDeliverable { o["emailDeliverable"] = .bool(emailDeliverable) }
         if !formerIDs.isEmpty { o["formerIDs"] = .array(formerIDs.map(JSONValue.string)) }
         if !transfers.isEmpty { o["transfers"] = .array(transfers.map(\.json)) }
+        if let sessionsNotBeforeMs {
+            o["sessionsNotBefore"] = .string(ISO8601.format(milliseconds: sessionsNotBeforeMs, fractional: true))
+        }
+        if let suspension { o["suspension"] = suspension.json }
         return .object(o)
     }
 
@@ -116,6 +120,14 @@ extension ProviderLink {
         for item in o["transfers"]?.arrayValue ?? [] {
             guard let transfer = PreparedTransfer(json: item) else { return nil }
             transfers.append(transfer)
+        }
+        if let v = o["sessionsNotBefore"], v != .null {
+            guard let ms = v.stringValue.flatMap(ISO8601.parse) else { return nil }
+            sessionsNotBeforeMs = ms
+        }
+        if let v = o["suspension"], v != .null {
+            guard let parsed = IdentitySuspension(json: v) else { return nil }
+            suspension = parsed
         }
     }
 }

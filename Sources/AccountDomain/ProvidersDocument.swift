@@ -93,13 +93,29 @@ package struct ProvidersDocument: Sendable, Equatable {
     /// session signed in before the transfer still follows it; an unlink removes the link with
     /// its former ids, and a later link of the same identity has a new link id, so nothing revives
     /// a session of an unlinked identity.
-    func lists(_ identity: SessionIdentity) -> Bool {
+    func lists(_ identity: SessionIdentity) -> Bool { listedLink(identity) != nil }
+
+    /// The entry a session that signed in with `identity` belongs to, if it is listed.
+    func listedLink(_ identity: SessionIdentity) -> ProviderLink? {
         guard let sub = identity.subject else {
-            return providers.contains { $0.type == identity.provider && $0.linkID == nil }
+            return providers.first { $0.type == identity.provider && $0.linkID == nil }
         }
-        return providers.contains {
+        return providers.first {
             $0.type == identity.provider && $0.linkID == identity.linkID && ($0.id == sub || $0.formerIDs.contains(sub))
         }
+    }
+
+    /// Whether `record`'s session may still act: its identity is listed (`lists`), not suspended,
+    /// and it signed in after that link's sessions were last ended (`sessionsNotBeforeMs`).
+    func accepts(_ record: SessionRecord) -> Bool {
+        guard let link = listedLink(record.identity), !link.isSuspended else { return false }
+        // A session signed in at the very millisecond its sessions were ended counts as ended.
+        return record.signInAtMs > (link.sessionsNotBeforeMs ?? .min)
+    }
+
+    /// Whether the listed `provider` identity `id` is suspended.
+    package func isSuspended(_ provider: IdentityProvider, id: String) -> Bool {
+        index(of: provider, id: id).map { providers[$0].isSuspended } ?? false
     }
 
     func index(of provider: IdentityProvider, id: String) -> Int? {
@@ -168,6 +184,16 @@ package struct ProviderLink: Sendable, Equatable {
     package var formerIDs: [String] = []
     /// App transfers prepared for this link (Apple only; see `PreparedTransfer`).
     var transfers: [PreparedTransfer] = []
+    /// Sessions signed in with this link before this instant no longer work (Google's
+    /// `sessions-revoked`, `tokens-revoked`, `account-disabled`): one conditional write ends every
+    /// one of them at once, however many there are and whatever sign-in raced the event.
+    package var sessionsNotBeforeMs: Int64?
+    /// Google's suspension of this identity, as last applied here (`IdentitySuspension`); while
+    /// suspended, no session signed in with it works.
+    package var suspension: IdentitySuspension?
+
+    /// Whether sign-in with this link is suspended.
+    package var isSuspended: Bool { suspension?.suspended == true }
 
     init(
         type: IdentityProvider, id: String, email: String?, displayName: String?, linkedAt: String, lastUsed: String,

@@ -43,6 +43,9 @@ package struct StoreFinding: Sendable, Equatable {
         /// A document or mapping file whose bytes do not decode: nothing is judged against it,
         /// and nothing repairs it (a person reads it: `show`, or the object's versions).
         case unreadableDocument = "unreadable-document"
+        /// Google's suspension record of a Google identity and the holding account's entry say
+        /// different things (one of Google's events stopped between its two writes).
+        case suspensionNotApplied = "suspension-not-applied"
     }
 
     package var kind: Kind

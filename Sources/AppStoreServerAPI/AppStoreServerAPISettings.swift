@@ -6,8 +6,9 @@ import PlatformSupport
 /// `from(environment:bundleID:)` means the API is off. Errors name the variable and the rule,
 /// never the value; the key's PEM never shows (`AppStoreServerAPIKeySource` redacts it).
 package struct AppStoreServerAPISettings: Sendable, Equatable {
-    package static let productionURL = "https://api.storekit.itunes.apple.com"
-    package static let sandboxURL = "https://api.storekit-sandbox.itunes.apple.com"
+    /// The hosts Apple recommends since 2026-05 (the `…itunes.apple.com` ones still answer; docs/decisions/purchases.md).
+    package static let productionURL = "https://api.storekit.apple.com"
+    package static let sandboxURL = "https://api.storekit-sandbox.apple.com"
 
     /// `kid` of the request token: the key's id in App Store Connect.
     package let keyID: String

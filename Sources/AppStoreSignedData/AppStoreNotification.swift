@@ -1,6 +1,9 @@
 /// A verified App Store Server Notification V2 (Apple's ResponseBodyV2DecodedPayload). A
-/// notification carries `data` (about one app's purchase) or `summary` (the outcome of a
-/// subscription-renewal-date extension for many users); the verifier refuses one with neither.
+/// notification carries `data` (about one app's purchase), `summary` (the outcome of a
+/// subscription-renewal-date extension for many users), `appData` (about the app itself:
+/// RESCIND_CONSENT) or `externalPurchaseToken`; each one present is verified. A shape Apple adds
+/// later carries none of those this service knows: its signature and chain are still verified,
+/// and it is acknowledged without changing anything (contract v4).
 package struct AppStoreNotification: Sendable, Equatable {
     /// "SUBSCRIBED", "DID_RENEW", "EXPIRED", "REFUND", ...
     package let notificationType: String
@@ -13,7 +16,8 @@ package struct AppStoreNotification: Sendable, Equatable {
     package let signedDate: Int64
     package let data: AppStoreNotificationData?
     package let summary: AppStoreNotificationSummary?
+    package let appData: AppStoreNotificationAppData?
 
-    /// The environment of `data` or `summary`.
-    package var environment: AppStoreEnvironment { data?.environment ?? summary!.environment }
+    /// The environment of `data`, `summary` or `appData` (nil: a shape this service does not know).
+    package var environment: AppStoreEnvironment? { data?.environment ?? summary?.environment ?? appData?.environment }
 }

@@ -2,7 +2,10 @@ extension AppStoreSignedDataVerifier {
     /// An App Store Server Notification V2 (`signedPayload`): verified as a signed transaction is,
     /// then its `data` (bundle id, environment, app Apple ID, and the nested `signedTransactionInfo`
     /// and `signedRenewalInfo`, each verified at its own `signedDate`, in the notification's
-    /// environment) or its `summary` (bundle id, environment, app Apple ID).
+    /// environment), its `summary` or its `externalPurchaseToken` (bundle id, app Apple ID, and the
+    /// summary's environment), or its `appData` (the same, and the nested
+    /// `signedAppTransactionInfo`). One with none of these (a shape added after this code) is
+    /// returned once its signature and chain verify: it changes nothing here.
     package func verifyNotification(_ signedPayload: String) throws(AppStoreSignedDataError) -> AppStoreNotification {
         let p = try verifiedPayload(signedPayload, context: "notification")
         let notificationType = try p.string("notificationType")
@@ -12,10 +15,39 @@ extension AppStoreSignedDataVerifier {
         let signedDate = try p.date("signedDate")
         let data = try p.optionalObject("data", context: "notification data").map(notificationData)
         let summary = try p.optionalObject("summary", context: "notification summary").map(notificationSummary)
-        guard data != nil || summary != nil else { throw .payload("notification has neither data nor summary") }
+        let appData = try p.optionalObject("appData", context: "notification app data").map(notificationAppData)
+        if let token = try p.optionalObject("externalPurchaseToken", context: "notification external purchase token") {
+            // Apple's library: a token whose id starts with SANDBOX is the sandbox's.
+            let sandbox = try token.optionalString("externalPurchaseId")?.hasPrefix("SANDBOX") == true
+            try check(bundleID: try token.string("bundleId"), token.context)
+            try check(
+                appAppleID: try token.optionalInt64("appAppleId"), sandbox ? .sandbox : .production, token.context)
+        }
         return AppStoreNotification(
             notificationType: notificationType, subtype: subtype, notificationUUID: notificationUUID, version: version,
-            signedDate: signedDate, data: data, summary: summary)
+            signedDate: signedDate, data: data, summary: summary, appData: appData)
+    }
+
+    /// `appData`: the app's bundle id, environment and Apple ID, and the nested
+    /// `signedAppTransactionInfo` verified as an app transaction of the same environment.
+    private func notificationAppData(_ a: PayloadReader) throws(AppStoreSignedDataError) -> AppStoreNotificationAppData
+    {
+        let environment = try a.environment()
+        try check(environment, a.context)
+        let bundleId = try a.string("bundleId")
+        try check(bundleID: bundleId, a.context)
+        let appAppleId = try a.optionalInt64("appAppleId")
+        try check(appAppleID: appAppleId, environment, a.context)
+        var appTransaction: AppStoreAppTransaction?
+        if let jws = try a.optionalString("signedAppTransactionInfo") {
+            do {
+                let nested = try verifyAppTransaction(jws)
+                try same(nested.environment, environment)
+                appTransaction = nested
+            } catch { throw error.nested(in: "signedAppTransactionInfo") }
+        }
+        return AppStoreNotificationAppData(
+            appAppleId: appAppleId, bundleId: bundleId, environment: environment, appTransaction: appTransaction)
     }
 
     private func notificationData(_ d: PayloadReader) throws(AppStoreSignedDataError) -> AppStoreNotificationData {

@@ -53,13 +53,27 @@ package final class AppStoreSignedDataVerifier {
         return renewalInfo
     }
 
-    /// The JWS verified (structure, chain at `signedDate`, OIDs, signature); its payload, to decode.
-    func verifiedPayload(_ text: String, context: String) throws(AppStoreSignedDataError) -> PayloadReader {
+    /// A signed app transaction (StoreKit's `AppTransaction`, a notification's
+    /// `signedAppTransactionInfo`), for this app, in an accepted environment; its chain is checked
+    /// at `receiptCreationDate`, as Apple's library does (an app transaction has no `signedDate`).
+    package func verifyAppTransaction(_ signed: String) throws(AppStoreSignedDataError) -> AppStoreAppTransaction {
+        let appTransaction = try AppStoreAppTransaction(
+            verifiedPayload(signed, context: "app transaction", dateMember: "receiptCreationDate"))
+        try check(appTransaction.environment, "app transaction")
+        try check(bundleID: appTransaction.bundleId, "app transaction")
+        try check(appAppleID: appTransaction.appAppleId, appTransaction.environment, "app transaction")
+        return appTransaction
+    }
+
+    /// The JWS verified (structure, chain at `dateMember`, OIDs, signature); its payload, to decode.
+    func verifiedPayload(
+        _ text: String, context: String, dateMember: String = "signedDate"
+    ) throws(AppStoreSignedDataError) -> PayloadReader {
         let jws = try AppStoreJWS(text)
         let payload = PayloadReader(object: jws.payload, context: context)
         // Read before the signature is checked, only to know when the chain must hold (as Apple's
         // library does); a forged date still needs a chain valid then and a signature by its leaf.
-        let signedDate = try payload.date("signedDate")
+        let signedDate = try payload.date(dateMember)
         let key = try leafKey(jws, at: signedDate / 1000)
         guard jws.signingInput.withUnsafeBytes({ key.verify(signature: jws.signature, message: $0) }) else {
             throw AppStoreSignedDataError(.signature, "\(context) signature does not verify with the leaf key")

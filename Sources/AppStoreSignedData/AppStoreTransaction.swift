@@ -23,6 +23,12 @@ package struct AppStoreTransaction: Sendable, Equatable {
     /// Set when Apple refunded or revoked the transaction: 0 (other reason) or 1 (an app issue).
     package let revocationReason: Int?
     package let revocationDate: Int64?
+    /// `REFUND_FULL`, `REFUND_PRORATED` or `FAMILY_REVOKE` (API 1.19 / Notifications 2.20): the
+    /// last says this family member lost access through Family Sharing (the purchaser's own
+    /// transaction, another `originalTransactionId`, is untouched).
+    package let revocationType: String?
+    /// For `REFUND_PRORATED`: the refunded share, in thousandths of a percent.
+    package let revocationPercentage: Int64?
     package let isUpgraded: Bool?
     package let offerType: Int?
     package let offerIdentifier: String?
@@ -35,6 +41,9 @@ package struct AppStoreTransaction: Sendable, Equatable {
 
     /// Whether Apple has refunded or revoked it.
     package var isRevoked: Bool { revocationDate != nil }
+
+    /// Whether it is a family member's access to another's purchase (Family Sharing).
+    package var isFamilyShared: Bool { inAppOwnershipType == "FAMILY_SHARED" }
 
     package init(_ p: PayloadReader) throws(AppStoreSignedDataError) {
         originalTransactionId = try p.string("originalTransactionId")
@@ -53,6 +62,8 @@ package struct AppStoreTransaction: Sendable, Equatable {
         signedDate = try p.date("signedDate")
         revocationReason = try p.optionalInt("revocationReason")
         revocationDate = try p.optionalDate("revocationDate")
+        revocationType = try p.optionalString("revocationType")
+        revocationPercentage = try p.optionalInt64("revocationPercentage")
         isUpgraded = try p.optionalBool("isUpgraded")
         offerType = try p.optionalInt("offerType")
         offerIdentifier = try p.optionalString("offerIdentifier")

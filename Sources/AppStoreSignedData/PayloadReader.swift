@@ -74,9 +74,9 @@ package struct PayloadReader {
         return PayloadReader(object: object, context: context)
     }
 
-    /// `environment`, which every App Store payload carries.
-    func environment() throws(AppStoreSignedDataError) -> AppStoreEnvironment {
-        guard let environment = AppStoreEnvironment(rawValue: try string("environment")) else {
+    /// `environment`, which every App Store payload carries (an app transaction as `receiptType`).
+    func environment(_ name: String = "environment") throws(AppStoreSignedDataError) -> AppStoreEnvironment {
+        guard let environment = AppStoreEnvironment(rawValue: try string(name)) else {
             throw AppStoreSignedDataError(.environment, "\(context) environment is not a known App Store environment")
         }
         return environment

@@ -26,6 +26,10 @@ protocol Action {
 
     func run(_ dependencies: ServiceDependencies, deadline: Deadline) throws -> Answer
 
+    /// The HTTP status a success is answered with (Function URL calls only): 200, except for
+    /// senders that expect another (Google's security events: 202).
+    var successStatus: Int { get }
+
     /// The HTTP status a refusal is answered with (Function URL calls only). Apple's
     /// notification senders retry on some statuses and not others, so events choose their own.
     func httpStatus(for error: ServiceError) -> Int
@@ -34,6 +38,7 @@ protocol Action {
 extension Action {
     static func matches(_ invocation: Invocation) -> Bool { false }
     var provider: IdentityProvider? { nil }
+    var successStatus: Int { 200 }
     func httpStatus(for error: ServiceError) -> Int { error.code.httpStatus }
 
     /// The status for Apple's notification senders, which retry on 5xx and not on 4xx: 400 only

@@ -5,8 +5,10 @@ import PlatformSupport
 /// App Store Server Notifications V2: `{"signedPayload": "<JWS>"}` posted by Apple to auth-link's
 /// Function URL (docs/API.md, "Notifications"). The notification and its nested transaction and
 /// renewal info are verified like a signed transaction; the subscription of the account that
-/// claimed the purchase moves as the type says. Answers 200 when processed, a duplicate, about
-/// an unclaimed purchase or of a type that changes nothing; 400 when verification fails (Apple
+/// claimed the purchase moves as the type says; `REVOKE` with `revocationType` `FAMILY_REVOKE`
+/// names the family member's own transaction, so only that purchase is revoked. Answers 200 when
+/// processed, a duplicate, about an unclaimed purchase, of a type or shape that changes nothing
+/// (`RESCIND_CONSENT`, which carries `appData`, is audited), 400 when verification fails (Apple
 /// does not retry); 503 on a transient failure (Apple retries).
 struct AppStoreNotificationAction: Action {
     static let name = "appStoreNotification"
@@ -26,6 +28,9 @@ struct AppStoreNotificationAction: Action {
             throw ServiceError(.invalidRequest, "App Store notifications are not enabled in this deployment.")
         }
         let notification = try verifier.verifyNotification(signedPayload)
+        // A parent withdrew consent for a minor (iOS 26 age assurance): the operator is told, and
+        // nothing else changes (what consent means is the app's decision).
+        if notification.notificationType == "RESCIND_CONSENT" { return .consentRescinded(notification) }
         guard let transaction = notification.data?.transaction,
             let change = Self.change(notification, transaction),
             let product = Self.product(transaction.productId, change.status, in: products)

@@ -2,12 +2,15 @@ import StrictJSON
 
 /// One line per change to an account (docs/API.md, "Operations"): which operation, which account,
 /// which provider type, how it ended. Never a token, an email or a provider's `sub`: the UUID is
-/// the service's own id, and enough to find the account's files.
+/// the service's own id, and enough to find the account's files. An event about no account
+/// (Google's suspension of an identity no account holds, Apple's RESCIND_CONSENT) has no UUID;
+/// `details` then carries what the operator needs, still no token, email or `sub`.
 struct AuditRecord: Sendable, Equatable {
     var operation: String
-    var serviceUserID: String
+    var serviceUserID: String?
     var provider: String?
     var outcome: String
+    var details: JSONObject?
 
     var record: JSONValue {
         .object(
@@ -15,10 +18,12 @@ struct AuditRecord: Sendable, Equatable {
                 (
                     "audit",
                     .object(
-                        JSONObject([
-                            ("operation", .string(operation)), ("serviceUserID", .string(serviceUserID)),
-                            ("provider", provider.map(JSONValue.string) ?? .null), ("outcome", .string(outcome)),
-                        ]))
+                        JSONObject(
+                            [
+                                ("operation", .string(operation)),
+                                ("serviceUserID", serviceUserID.map(JSONValue.string) ?? .null),
+                                ("provider", provider.map(JSONValue.string) ?? .null), ("outcome", .string(outcome)),
+                            ] + (details.map { [("details", JSONValue.object($0))] } ?? [])))
                 )
             ]))
     }

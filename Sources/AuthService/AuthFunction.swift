@@ -30,7 +30,11 @@ package enum AuthFunction: Sendable {
     var events: [any Action.Type] {
         switch self {
         case .signin, .refresh: return []
-        case .link: return [AppleAccountEventAction.self, AppStoreNotificationAction.self, ScheduledRunAction.self]
+        case .link:
+            return [
+                AppleAccountEventAction.self, AppStoreNotificationAction.self, GoogleSecurityEventAction.self,
+                ScheduledRunAction.self,
+            ]
         }
     }
 
@@ -40,6 +44,9 @@ package enum AuthFunction: Sendable {
     /// The invocation's action, with its fields read and checked.
     func action(for invocation: Invocation) throws(ServiceError) -> any Action {
         if let event = events.first(where: { $0.matches(invocation) }) { return try event.init(invocation.request) }
+        guard !invocation.isSecurityEvent else {
+            throw ServiceError(.invalidRequest, "This function does not take security event tokens.")
+        }
         return try action(for: invocation.request)
     }
 

@@ -16,6 +16,7 @@ enum ErrorCode: String, Sendable, CaseIterable {
     case purchaseBelongsToOtherAccount = "PURCHASE_BELONGS_TO_OTHER_ACCOUNT"
     case invalidPurchase = "INVALID_PURCHASE"
     case accountDisabled = "ACCOUNT_DISABLED"
+    case identitySuspended = "IDENTITY_SUSPENDED"
     case upstreamUnavailable = "UPSTREAM_UNAVAILABLE"
 
     /// Used only for Function URL answers; a direct invoke always gets the envelope.
@@ -26,7 +27,7 @@ enum ErrorCode: String, Sendable, CaseIterable {
         case .accountNotFound, .providerNotLinked: return 404
         case .accountAlreadyExists, .providerAlreadyLinked, .lastProvider, .conflict, .purchaseBelongsToOtherAccount:
             return 409
-        case .accountDisabled: return 403
+        case .accountDisabled, .identitySuspended: return 403
         case .upstreamUnavailable: return 503
         }
     }

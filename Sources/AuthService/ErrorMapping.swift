@@ -64,6 +64,12 @@ enum ErrorMapping {
                     .reauthenticationRequired, "This change needs a recent sign-in; sign in again, then retry."))
         case .accountDisabled:
             return .success(ServiceError(.accountDisabled, "This account is disabled; contact support."))
+        case .identitySuspended:
+            return .success(
+                ServiceError(
+                    .identitySuspended,
+                    "Google reported this Google account compromised; sign in with the account's other provider, "
+                        + "or secure the Google account first."))
         case .conflict: return .success(ServiceError(.conflict, "A concurrent change to this account won; retry."))
         case .purchaseBelongsToOtherAccount:
             return .success(

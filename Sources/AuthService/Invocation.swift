@@ -22,37 +22,54 @@ enum Invocation {
 
     case appCall(Request)
     case functionURL(Request)
+    /// A Function URL request whose body is a security event token (`Content-Type:
+    /// application/secevent+jwt`, RFC 8417/8935: Google's Cross-Account Protection). The token
+    /// is the request's `securityEventMember`.
+    case securityEvent(Request)
+
+    /// The member of a `securityEvent`'s request that holds the token (no JSON body carries it:
+    /// the request is made here from the body).
+    static let securityEventMember = "securityEventToken"
+    static let securityEventContentType = "application/secevent+jwt"
 
     var shape: Shape {
         switch self {
         case .appCall: return .direct
-        case .functionURL: return .functionURL
+        case .functionURL, .securityEvent: return .functionURL
         }
     }
 
     var request: Request {
         switch self {
-        case .appCall(let r), .functionURL(let r): return r
+        case .appCall(let r), .functionURL(let r), .securityEvent(let r): return r
         }
+    }
+
+    var isSecurityEvent: Bool {
+        if case .securityEvent = self { return true }
+        return false
     }
 
     /// The same invocation, its request naming `providers` as the ones this deployment accepts.
     func accepting(_ providers: [IdentityProvider]) -> Invocation {
         var r = request
         r.acceptedProviders = providers
-        switch self {
-        case .appCall: return .appCall(r)
-        case .functionURL: return .functionURL(r)
-        }
+        return with(r)
     }
 
     /// The same invocation, its request knowing the ARN it was invoked through.
     func invoked(through arn: String) -> Invocation {
         var r = request
         r.invokedFunctionARN = arn
+        return with(r)
+    }
+
+    /// The same shape with another request.
+    private func with(_ r: Request) -> Invocation {
         switch self {
         case .appCall: return .appCall(r)
         case .functionURL: return .functionURL(r)
+        case .securityEvent: return .securityEvent(r)
         }
     }
 
@@ -73,6 +90,7 @@ enum Invocation {
                 ))
         }
         if let http = functionURLRequest(value) {
+            if isSecurityEventToken(http) { return functionURLBody(http).flatMap(securityEvent) }
             return functionURLBody(http).flatMap { body in
                 Request.parse(body).map(Invocation.functionURL).mapError { Refusal($0, shape: .functionURL) }
             }
@@ -105,6 +123,26 @@ enum Invocation {
             object["requestContext"]?["http"]?.objectValue != nil
         else { return nil }
         return object
+    }
+
+    /// Whether the request's `content-type` (Function URLs pass header names in lowercase) is
+    /// `application/secevent+jwt`, parameters aside.
+    static func isSecurityEventToken(_ http: JSONObject) -> Bool {
+        guard let type = http["headers"]?["content-type"]?.stringValue else { return false }
+        let media = type.split(separator: ";", maxSplits: 1).first.map(String.init) ?? ""
+        return media.trimmingASCIISpaces().lowercasedASCII() == securityEventContentType
+    }
+
+    /// A security event token body: the JWT's compact text, surrounding whitespace aside.
+    static func securityEvent(_ body: [UInt8]) -> Result<Invocation, Refusal> {
+        let text = String(decoding: body, as: UTF8.self).trimmingASCIISpaces()
+        guard !text.isEmpty, text.utf8.allSatisfy(ASCII.isVisible) else {
+            return .failure(
+                Refusal(
+                    ServiceError(.invalidRequest, "The body is not a security event token (a JWT)."),
+                    shape: .functionURL))
+        }
+        return .success(.securityEvent(Request(JSONObject([(securityEventMember, .string(text))]))))
     }
 
     /// The request bytes a Function URL event carries: `body` (a string, or absent), base64-decoded

@@ -15,7 +15,10 @@ struct InvocationMetrics {
         case unclassified
     }
 
-    static let countNames = ["ReuseDetected", "SignUps", "Deletions", "PurchaseClaims", "AppleRekeys"]
+    static let countNames = [
+        "ReuseDetected", "SignUps", "Deletions", "PurchaseClaims", "AppleRekeys", "IdentitySuspensions",
+        "ConsentRescinded",
+    ]
 
     var namespace: String
     var function: String

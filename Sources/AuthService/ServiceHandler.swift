@@ -71,7 +71,11 @@ final class ServiceHandler: LambdaHandler {
                 record(.success, nil)
             case .failure(let error): record(.refused, error.code)
             }
-            let status = performed.result.failure.flatMap { error in performed.action?.httpStatus(for: error) }
+            let status: Int?
+            switch performed.result {
+            case .success: status = performed.action?.successStatus
+            case .failure(let error): status = performed.action?.httpStatus(for: error)
+            }
             return answer(performed.result, status: status, shape: invocation.shape, context: context)
         }
     }
@@ -106,26 +110,19 @@ final class ServiceHandler: LambdaHandler {
         }
     }
 
-    /// The envelope in the invocation's shape; `status` overrides the code's HTTP status (an
-    /// event's sender retries on some statuses and not others).
+    /// The envelope in the invocation's shape; `status` overrides 200 or the code's HTTP status
+    /// (an event's sender retries on some statuses and not others, and expects its own success).
     func answer(
         _ result: Result<Answer, ServiceError>, status: Int?, shape: Invocation.Shape, context: LambdaContext
     ) -> [UInt8] {
         switch result {
         case .success(let answer):
             if !answer.log.isEmpty { context.logger.info("answered", answer.log) }
-            return shape.wrap(Envelope.success(answer.data, requestID: context.requestID), statusCode: 200)
+            return shape.wrap(Envelope.success(answer.data, requestID: context.requestID), statusCode: status ?? 200)
         case .failure(let error):
             context.logger.debug("refused", [("code", .string(error.code.rawValue))])
             return shape.wrap(
                 Envelope.failure(error, requestID: context.requestID), statusCode: status ?? error.code.httpStatus)
         }
-    }
-}
-
-extension Result {
-    fileprivate var failure: Failure? {
-        if case .failure(let f) = self { return f }
-        return nil
     }
 }

@@ -1,4 +1,3 @@
-import PlatformSupport
 import StrictJSON
 
 extension P256PrivateKey {
@@ -8,11 +7,6 @@ extension P256PrivateKey {
     /// base64url without padding, signed with this key as JWS `r ‖ s`. The claim set is the
     /// caller's; only the signing is shared.
     package func compactJWS(keyID: String, type: String? = nil, claims: JSONObject) -> String {
-        var header = JSONObject([("alg", "ES256"), ("kid", .string(keyID))])
-        if let type { header["typ"] = .string(type) }
-        let signingInput =
-            Base64.urlEncode(JSONValue.object(header).serialized()) + "."
-            + Base64.urlEncode(JSONValue.object(claims).serialized())
-        return signingInput + "." + Base64.urlEncode(sign(message: Array(signingInput.utf8)))
+        CompactJWSEncoding.encode(algorithm: "ES256", keyID: keyID, type: type, claims: claims, sign: sign(message:))
     }
 }

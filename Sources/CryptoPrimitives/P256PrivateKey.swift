@@ -26,23 +26,9 @@ package final class P256PrivateKey: CustomStringConvertible, CustomDebugStringCo
     package let publicKey: P256PublicKey
 
     package init(pem: String) throws(KeyError) {
-        guard let blocks = PEM.blocks(pem), blocks.count == 1, blocks[0].label == "PRIVATE KEY" else {
-            throw .notPKCS8PEM
-        }
-        let der = blocks[0].der
-        let parsed: OpaquePointer? = der.withUnsafeBufferPointer { buffer in
-            var cursor = buffer.baseAddress
-            // Reads PKCS#8 PrivateKeyInfo (and refuses the encrypted form, which needs a password).
-            let key = d2i_AutoPrivateKey(nil, &cursor, buffer.count)
-            guard let key, cursor == buffer.baseAddress! + buffer.count else {
-                if let key { EVP_PKEY_free(key) }
-                return nil
-            }
-            return key
-        }
-        guard let key = parsed else {
-            ERR_clear_error()
-            throw .invalidKey
+        let key: OpaquePointer
+        do throws(PKCS8PrivateKey.Failure) { key = try PKCS8PrivateKey.read(pem) } catch {
+            throw error == .notPKCS8PEM ? .notPKCS8PEM : .invalidKey
         }
         guard P256PublicKey.isP256(key) else {
             EVP_PKEY_free(key)

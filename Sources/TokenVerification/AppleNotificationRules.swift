@@ -19,11 +19,9 @@ struct AppleNotificationRules {
         try ClaimRules.checkIssuerAndAudience(
             claims, .apple, issuers: issuers, audiences: audiences, what: "notification")
 
-        guard let iat = claims["iat"]?.int64Value else {
-            throw .invalid("notification has no integer issue time (iat)")
-        }
-        if iat > now &+ leeway { throw .invalid("notification issue time (iat) is in the future") }
-        if now > iat &+ Self.maxAgeSeconds &+ leeway { throw .invalid("notification is more than 24 hours old") }
+        _ = try ClaimRules.checkIssuedAt(
+            claims, now: now, leeway: leeway, maxAge: Self.maxAgeSeconds &+ leeway, maxAgeText: "24 hours",
+            what: "notification")
         if let expValue = claims["exp"] {
             guard let exp = expValue.int64Value else {
                 throw .invalid("notification expiry (exp) is not an integer time")

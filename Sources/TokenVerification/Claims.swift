@@ -47,6 +47,18 @@ package struct ClaimRules {
         }
     }
 
+    /// An event token's `iat` (Apple's account notifications, Google's security events): an integer,
+    /// not in the future (beyond `leeway`), and not older than `maxAge` seconds (`maxAgeText` says
+    /// how old, for the message), so that its `jti` marker still exists when it comes again.
+    static func checkIssuedAt(
+        _ claims: JSONObject, now: Int64, leeway: Int64, maxAge: Int64, maxAgeText: String, what: String
+    ) throws(TokenError) -> Int64 {
+        guard let iat = claims["iat"]?.int64Value else { throw .invalid("\(what) has no integer issue time (iat)") }
+        if iat > now &+ leeway { throw .invalid("\(what) issue time (iat) is in the future") }
+        if now > iat &+ maxAge { throw .invalid("\(what) is more than \(maxAgeText) old") }
+        return iat
+    }
+
     /// The rules `configuration` sets for `provider`'s tokens.
     init(_ provider: IdentityProvider, _ configuration: VerifierConfiguration) {
         self.provider = provider

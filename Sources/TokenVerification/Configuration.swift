@@ -17,10 +17,19 @@ package struct ProviderSettings: Sendable, Equatable {
 package struct VerifierConfiguration: Sendable, Equatable {
     static let defaultAppleJWKSURL = "https://appleid.apple.com/auth/keys"
     static let defaultGoogleJWKSURL = "https://www.googleapis.com/oauth2/v3/certs"
+    /// The `jwks_uri` of https://accounts.google.com/.well-known/risc-configuration.
+    static let defaultGoogleRISCJWKSURL = "https://www.googleapis.com/oauth2/v3/certs"
+    /// The `issuer` of Google's RISC configuration. Google's own example token writes it with a
+    /// trailing slash, the configuration without: both name the same issuer, and both are
+    /// accepted (the key is what is trusted). docs/decisions/tokens.md, "Google's security events".
+    static let googleRISCIssuers = ["https://accounts.google.com", "https://accounts.google.com/"]
 
     package var apple: ProviderSettings
     package var google: ProviderSettings
     package var firebase: FirebaseSettings
+    /// The keys of Google's security event tokens (`GOOGLE_RISC_JWKS_URL`); their `aud` is one
+    /// of Google's audiences, so they are accepted exactly when Google sign-in is on.
+    package var googleRISCJWKSURL = defaultGoogleRISCJWKSURL
     /// Clock leeway for `exp`, `iat`, `nbf` and Firebase's `auth_time` (docs/API.md, TOKEN_EXPIRED: 60 s).
     package var leewaySeconds: Int64
 
@@ -32,6 +41,13 @@ package struct VerifierConfiguration: Sendable, Equatable {
         self.google = google
         self.firebase = firebase
         self.leewaySeconds = leewaySeconds
+    }
+
+    func jwksURL(for source: KeySource) -> String {
+        switch source {
+        case .provider(let p): return settings(for: p).jwksURL
+        case .googleSecurityEvents: return googleRISCJWKSURL
+        }
     }
 
     func settings(for provider: IdentityProvider) -> ProviderSettings {
@@ -59,7 +75,7 @@ package struct VerifierConfiguration: Sendable, Equatable {
     }
 
     /// `APPLE_AUDIENCES`, `GOOGLE_AUDIENCES` (comma-separated; empty or unset = provider off),
-    /// `APPLE_JWKS_URL`, `GOOGLE_JWKS_URL` (empty or unset = the providers' real endpoints; else
+    /// `APPLE_JWKS_URL`, `GOOGLE_JWKS_URL`, `GOOGLE_RISC_JWKS_URL` (empty or unset = the providers' real endpoints; else
     /// https, or http to a loopback host for tests: `HTTPURL.httpsOrLoopback`), and Firebase's
     /// three (`FirebaseSettings.from(environment:)`).
     package static func fromEnvironment() throws(ConfigurationError) -> VerifierConfiguration {
@@ -74,8 +90,11 @@ package struct VerifierConfiguration: Sendable, Equatable {
         let google = ProviderSettings(
             audiences: audiences(get("GOOGLE_AUDIENCES")),
             jwksURL: try jwksURL(get, "GOOGLE_JWKS_URL", default: defaultGoogleJWKSURL))
-        return VerifierConfiguration(
+        var configuration = VerifierConfiguration(
             apple: apple, google: google, firebase: try FirebaseSettings.from(environment: get))
+        configuration.googleRISCJWKSURL = try jwksURL(
+            get, "GOOGLE_RISC_JWKS_URL", default: defaultGoogleRISCJWKSURL)
+        return configuration
     }
 
     /// A JWKS URL setting: empty or unset = `fallback`; else it must pass `HTTPURL.httpsOrLoopback`

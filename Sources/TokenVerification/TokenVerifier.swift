@@ -10,7 +10,7 @@ package final class TokenVerifier {
     let configuration: VerifierConfiguration
     private let http: HTTPClient
     let now: () -> Int64
-    private var states: [IdentityProvider: KeySetState] = [:]
+    private var states: [KeySource: KeySetState] = [:]
 
     /// - Parameter now: wall-clock seconds; token times and cache ages are measured with it.
     package init(configuration: VerifierConfiguration, http: HTTPClient, now: @escaping () -> Int64 = Clock.nowSeconds)
@@ -41,10 +41,15 @@ package final class TokenVerifier {
                 message: "\(provider.displayName) sign-in is not enabled for this deployment (it accepts: "
                     + "\(IdentityProvider.names(configuration.enabledProviders)))")
         }
+        return try verifiedClaims(token, source: .provider(provider), deadline: deadline)
+    }
+
+    /// The claims of a JWS that verifies with a key of `source` (not yet checked by any rule).
+    func verifiedClaims(_ token: String, source: KeySource, deadline: Deadline) throws(TokenError) -> JSONObject {
         let jws = try CompactJWS(token)
-        let key = try key(jws.keyID, provider: provider, deadline: deadline)
+        let key = try key(jws.keyID, source: source, deadline: deadline)
         let verified = jws.signingInput.withUnsafeBytes { key.verifyPKCS1SHA256(signature: jws.signature, message: $0) }
-        guard verified else { throw .invalid("signature does not verify with \(provider.displayName)'s key") }
+        guard verified else { throw .invalid("signature does not verify with \(source.owner) key") }
         return try jws.claims()
     }
 
@@ -53,31 +58,33 @@ package final class TokenVerifier {
     /// by the next verification), never thrown.
     package func prefetchKeys(deadline: Deadline) {
         let t = now()
-        let due = configuration.enabledProviders.filter { !(states[$0]?.isFresh(t) ?? false) }
+        let due = configuration.enabledProviders.map(KeySource.provider).filter { !(states[$0]?.isFresh(t) ?? false) }
         refresh(due, deadline: deadline)
     }
 
     // MARK: - Diagnostics (tests, bench, logs)
 
     /// Number of successful JWKS fetches for `provider` since start.
-    package func successfulFetchCount(_ provider: IdentityProvider) -> Int { states[provider]?.successfulFetches ?? 0 }
+    package func successfulFetchCount(_ provider: IdentityProvider) -> Int {
+        states[.provider(provider)]?.successfulFetches ?? 0
+    }
 
     /// What the last failed JWKS fetch for `provider` ran into, if the last attempt failed.
     package func lastFetchFailure(_ provider: IdentityProvider) -> String? {
-        states[provider]?.lastFailure
+        states[.provider(provider)]?.lastFailure
     }
 
     /// Key ids currently cached for `provider` (fresh or stale), sorted.
     package func cachedKeyIDs(_ provider: IdentityProvider) -> [String] {
-        (states[provider]?.keys.keys).map { $0.sorted() } ?? []
+        (states[.provider(provider)]?.keys.keys).map { $0.sorted() } ?? []
     }
 
     // MARK: - Keys
 
-    private func key(_ kid: String, provider: IdentityProvider, deadline: Deadline) throws(TokenError) -> RSAPublicKey {
-        let who = provider.displayName
+    private func key(_ kid: String, source: KeySource, deadline: Deadline) throws(TokenError) -> RSAPublicKey {
+        let who = source.name
         var t = now()
-        let state = states[provider] ?? KeySetState()
+        let state = states[source] ?? KeySetState()
         if state.isFresh(t) {
             if let key = state.keys[kid] { return key }
             if let reason = state.unusable[kid] {
@@ -102,9 +109,9 @@ package final class TokenVerifier {
                 kind: .keysUnavailable, message: "\(who)'s signing keys are unavailable (the last refresh failed)")
         }
 
-        let fetched = refresh([provider], deadline: deadline).contains(provider)
+        let fetched = refresh([source], deadline: deadline).contains(source)
         t = now()
-        let after = states[provider] ?? KeySetState()
+        let after = states[source] ?? KeySetState()
         if fetched {
             // A fresh, successful fetch: its answer is authoritative.
             if let key = after.keys[kid] { return key }
@@ -128,7 +135,7 @@ package final class TokenVerifier {
     /// their cache state.
     /// - Returns: the providers whose fetch succeeded.
     @discardableResult
-    private func refresh(_ providers: [IdentityProvider], deadline: Deadline) -> Set<IdentityProvider> {
+    private func refresh(_ providers: [KeySource], deadline: Deadline) -> Set<KeySource> {
         guard !providers.isEmpty else { return [] }
         let started = now()
         // Each provider's failure (nil when its keys were fetched), as `lastFailure` records it.
@@ -141,14 +148,14 @@ package final class TokenVerifier {
                 let timeout = deadline.requestTimeout(cap: KeyCachePolicy.requestTimeoutMilliseconds)
                 return pending.map {
                     HTTPRequest(
-                        url: configuration.settings(for: providers[$0]).jwksURL,
+                        url: configuration.jwksURL(for: providers[$0]),
                         headers: [("Accept", "application/json")],
                         timeoutMilliseconds: timeout, maxResponseBytes: KeyCachePolicy.maxResponseBytes)
                 }
             },
             interpret: { i, answer, _ in cacheKeys(from: answer, for: providers[i]) },
             giveUp: { _, lastFailure, _, _ in lastFailure ?? "no time left before the deadline" })
-        var succeeded = Set<IdentityProvider>()
+        var succeeded = Set<KeySource>()
         for (p, failure) in zip(providers, failures) {
             states[p, default: KeySetState()].lastFailure = failure
             if failure == nil { succeeded.insert(p) }
@@ -159,7 +166,7 @@ package final class TokenVerifier {
     /// Reads one JWKS answer into `provider`'s cache: nil when the keys were stored, else what
     /// went wrong, to be retried (connection error, timeout, 429, 5xx) or not.
     private func cacheKeys(
-        from answer: Result<HTTPResponse, HTTPError>, for provider: IdentityProvider
+        from answer: Result<HTTPResponse, HTTPError>, for provider: KeySource
     ) -> RetryVerdict<String?, String> {
         let response: HTTPResponse
         switch answer {

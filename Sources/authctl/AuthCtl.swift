@@ -11,7 +11,7 @@ struct AuthCtl: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "authctl",
         abstract:
-            "Find, show, disable, sign out, export, delete and check accounts of the sign-in service; move Apple users along an app transfer.",
+            "Find, show, disable, sign out, export, delete and check accounts of the sign-in service; move Apple users along an app transfer; register Google's security events.",
         discussion: """
             An account is named by apple:<sub>, google:<sub>, firebase:<sub>, its UUID, or \
             purchase:<originalTransactionId>. Credentials, region and endpoints are read as the AWS CLI \
@@ -21,6 +21,7 @@ struct AuthCtl: ParsableCommand {
         subcommands: [
             FindCommand.self, ShowCommand.self, SessionsCommand.self, DisableCommand.self, EnableCommand.self,
             ExportCommand.self, DeleteCommand.self, CheckCommand.self, AppleTransferCommand.self, WhoamiCommand.self,
+            GoogleRiscCommand.self,
         ])
 }
 

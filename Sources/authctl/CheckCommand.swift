@@ -97,6 +97,7 @@ struct CheckCommand: ParsableCommand {
         let summary: [(String, JSONValue)] = [
             ("accounts", .int(Int64(report.accounts))), ("identityFiles", .int(Int64(report.identityFiles))),
             ("claims", .int(Int64(report.claims))), ("deletions", .int(Int64(report.deletions))),
+            ("suspensions", .int(Int64(report.suspensions))),
             ("pages", .int(Int64(report.pages))), ("requests", .int(Int64(context.backend.requests))),
             ("milliseconds", .int(elapsed)), ("complete", .bool(report.complete)),
             ("unchecked", .array(report.unchecked.prefix(20).map(JSONValue.string))),
@@ -131,7 +132,7 @@ struct CheckCommand: ParsableCommand {
         }
         Terminal.out(
             "checked \(report.accounts) accounts, \(report.identityFiles) identity files, \(report.claims) claims, "
-                + "\(report.deletions) deletions in \(elapsed) ms (\(report.pages) pages, \(context.backend.requests) requests)"
+                + "\(report.deletions) deletions, \(report.suspensions) Google suspensions in \(elapsed) ms (\(report.pages) pages, \(context.backend.requests) requests)"
         )
         for why in report.unchecked.prefix(20) { Terminal.out("NOT CHECKED: \(why)") }
         if report.uncheckedCount > 20 { Terminal.out("NOT CHECKED: \(report.uncheckedCount - 20) more") }

@@ -39,6 +39,8 @@ enum ShowTable {
             ])
         }
         out += table(rows)
+        // An app transfer's former ids and prepared transfers (contract v4); Google's word on its
+        // identities (issue 25): a suspension, and when their sessions were ended.
         for p in json["providers"]?.arrayValue ?? [] {
             for former in p["formerIDs"]?.arrayValue ?? [] {
                 out.append("  \(s(p["id"])) was \(s(former)) (app transfer)")
@@ -47,6 +49,24 @@ enum ShowTable {
                 out.append(
                     "  \(s(p["id"])): transfer to team \(s(t["team"])) prepared \(s(t["at"]))"
                         + (t["rekeyedFrom"].map { $0 == .null ? "" : ", re-keyed, clean-up pending" } ?? ""))
+            }
+            let record = p["suspensionRecord"], entry = p["suspension"]
+            if let state = record ?? nil, state != .null {
+                let on = state["suspended"] == .bool(true)
+                out.append(
+                    "\(s(p["type"])) \(s(p["id"])): "
+                        + (on
+                            ? "SUSPENDED by Google (\(s(state["reason"]))) since \(s(state["changedAt"]))"
+                            : "suspension lifted \(s(state["changedAt"]))")
+                        + (entry?["suspended"] == state["suspended"]
+                            && entry?["eventIssuedAt"] == state["eventIssuedAt"]
+                            || (!on && (entry == nil || entry == .null))
+                            ? "" : " (the account's entry says otherwise: run check --repair)"))
+            }
+            if let ended = p["sessionsEndedAt"], ended != .null {
+                out.append(
+                    "\(s(p["type"])) \(s(p["id"])): sessions signed in before \(s(ended)) were ended by Google's events"
+                )
             }
         }
         out.append("")

@@ -13,6 +13,7 @@ enum DocumentFuzz {
         roundTrip(value, SessionRecord.init(json:), \.json, "documents: session record round trip")
         roundTrip(value, DeletionRecord.init(json:), \.json, "documents: deletion record round trip")
         roundTrip(value, PurchaseState.init(json:), \.json, "documents: purchase state round trip")
+        roundTrip(value, IdentitySuspension.init(json:), \.recordJSON, "documents: suspension record round trip")
         // A subscription's purchases (and a pre-v3 subscription read as one), once written, re-read
         // as themselves (`startDate`/`expiryDate` are written to the second, so the first write
         // may drop milliseconds; after that nothing changes).

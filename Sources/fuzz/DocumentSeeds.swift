@@ -13,6 +13,14 @@ extension DocumentFuzz {
             #"{"primaryProvider":"apple","providers":[{"type":"apple","id":"001234.abcdef","email":"x@privaterelay.appleid.com","displayName":"Ann","linkedAt":"2026-01-02T03:04:05Z","lastUsed":"2026-01-03T00:00:00Z","isPrimary":true,"linkID":"\#(linkID)","emailDeliverable":true},{"type":"google","id":"1098","email":null,"displayName":null,"linkedAt":"2026-01-04T00:00:00Z","lastUsed":"2026-01-04T00:00:00Z","isPrimary":false,"linkID":null}],"pending":[{"type":"firebase","id":"fb1","linkID":"\#(linkID)","since":"2026-01-05T00:00:00.123Z"}],"retired":[{"type":"google","id":"1097","linkID":null,"at":"2026-01-01T00:00:00Z"}],"purchaseClaims":["purchases/apple/2000000123"]}"#
         ),
         (
+            "providers-google-suspended.json",
+            #"{"primaryProvider":"apple","providers":[{"type":"apple","id":"001234.abcdef","email":null,"displayName":"Ann","linkedAt":"2026-01-02T03:04:05Z","lastUsed":"2026-01-03T00:00:00Z","isPrimary":true,"linkID":"\#(linkID)"},{"type":"google","id":"1098","email":null,"displayName":null,"linkedAt":"2026-01-04T00:00:00Z","lastUsed":"2026-01-04T00:00:00Z","isPrimary":false,"linkID":"\#(linkID)","sessionsNotBefore":"2026-11-20T10:00:00.123Z","suspension":{"suspended":true,"reason":"hijacking","eventIssuedAt":"2026-11-20T09:59:58.000Z","changedAt":"2026-11-20T10:00:00.123Z"}}]}"#
+        ),
+        (
+            "suspension.json",
+            #"{"suspended":false,"reason":null,"eventIssuedAt":"2026-11-21T08:00:00.000Z","changedAt":"2026-11-21T08:00:01.456Z","version":1}"#
+        ),
+        (
             "providers-deleted.json",
             #"{"primaryProvider":"google","providers":[],"deletedAt":"2026-02-01T00:00:00.000Z"}"#
         ),
@@ -48,6 +56,7 @@ extension DocumentFuzz {
             let written =
                 ProvidersDocument(json: value)?.json ?? Profile(json: value)?.json ?? SessionRecord(json: value)?.json
                 ?? DeletionRecord(json: value)?.json ?? PurchaseState(json: value)?.json
+                ?? IdentitySuspension(json: value)?.recordJSON
             precondition(written != nil, "a document seed that no document type reads")
             return (source.name, written!.serialized())
         }

@@ -94,8 +94,8 @@ struct AppStoreServerAPIClientTests {
         #expect(try parse(["APPSTORE_API_KEY_ID": "", "APPSTORE_API_ISSUER_ID": ""]) == nil)
         let good = ["APPSTORE_API_KEY_ID": "2X9R4HXF34", "APPSTORE_API_ISSUER_ID": Self.issuer]
         let settings = try #require(try parse(good.merging(["APPSTORE_API_PRIVATE_KEY": pem]) { $1 }))
-        #expect(settings.base(sandbox: false) == "https://api.storekit.itunes.apple.com")
-        #expect(settings.base(sandbox: true) == "https://api.storekit-sandbox.itunes.apple.com")
+        #expect(settings.base(sandbox: false) == "https://api.storekit.apple.com")
+        #expect(settings.base(sandbox: true) == "https://api.storekit-sandbox.apple.com")
         #expect(!"\(settings)".contains("SECRET") && !String(reflecting: settings).contains("SECRET"))
         let local = try parse(
             good.merging([

@@ -27,7 +27,29 @@ struct AppStoreSignedDataVerifierNotificationTests {
         let summary = try #require(n.summary)
         #expect(summary.requestIdentifier == "req-1" && summary.succeededCount == 5 && summary.failedCount == 2)
         #expect(n.environment == .production)
-        #expect(try f.verifier().notificationRefusal(f["notification_neither"])?.kind == .payload)
+    }
+
+    /// Contract v4: a shape this code does not know is verified (signature, chain) and returned,
+    /// never refused; RESCIND_CONSENT's `appData` and its nested app transaction are verified.
+    @Test func acceptsTheAppDataShapeAndShapesItDoesNotKnow() throws {
+        let f = try SignedFixtures.get()
+        let v = try f.verifier()
+        let rescind = try v.verifyNotification(f["notification_rescind_consent"])
+        #expect(rescind.notificationType == "RESCIND_CONSENT" && rescind.data == nil && rescind.summary == nil)
+        let appData = try #require(rescind.appData)
+        #expect(appData.bundleId == SignedFixtures.bundleID && appData.appAppleId == SignedFixtures.appAppleID)
+        #expect(appData.appTransaction?.appTransactionId == "704089513299345761")
+        #expect(appData.appTransaction?.receiptCreationDate == f.now * 1000 && rescind.environment == .production)
+        let neither = try v.verifyNotification(f["notification_neither"])
+        #expect(neither.data == nil && neither.summary == nil && neither.appData == nil && neither.environment == nil)
+        let token = try v.verifyNotification(f["notification_external_purchase_token"])
+        #expect(token.notificationType == "EXTERNAL_PURCHASE_TOKEN" && token.environment == nil)
+        // What it carries is still checked.
+        #expect(v.notificationRefusal(f["notification_app_data_other_bundle"])?.kind == .bundleID)
+        let nested = try #require(v.notificationRefusal(f["notification_app_transaction_other_bundle"]))
+        #expect(nested.kind == .bundleID && nested.message.hasPrefix("signedAppTransactionInfo: "))
+        #expect(v.notificationRefusal(f["notification_app_transaction_bad_signature"])?.kind == .signature)
+        #expect(try f.verifier(rootPEM: f.otherRootPEM).notificationRefusal(f["notification_neither"]) != nil)
     }
 
     @Test func refusesABadNestedJWS() throws {

@@ -25,6 +25,13 @@ struct AppStoreTransactionTests {
         #expect(t.revocationDate == 1_700_000_000_000 && t.revocationReason == 1)
     }
 
+    @Test func decodesAFamilyMembersRevocation() throws {
+        let f = try SignedFixtures.get()
+        let t = try f.verifier().verifyTransaction(f["family_revoked"])
+        #expect(t.isRevoked && t.isFamilyShared && t.revocationType == "FAMILY_REVOKE" && t.revocationReason == 0)
+        #expect(try !f.verifier().verifyTransaction(f["transaction"]).isFamilyShared)
+    }
+
     @Test func readsAppAccountTokenAsAUUID() throws {
         let f = try SignedFixtures.get()
         let v = try f.verifier()

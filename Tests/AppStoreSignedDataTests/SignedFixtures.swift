@@ -53,6 +53,38 @@ struct SignedFixtures: Sendable {
         ],
         "notification_other_bundle": ["kind": "notification", "claims": ["data": ["bundleId": "com.example.other"]]],
         "notification_neither": ["kind": "notification", "drop": ["data"]],
+        "notification_rescind_consent": [
+            "kind": "notification", "claims": ["notificationType": "RESCIND_CONSENT"], "app_data": [:],
+            "app_transaction": ["kind": "app_transaction"],
+        ],
+        "notification_app_data_other_bundle": [
+            "kind": "notification", "app_data": ["bundleId": "com.example.other"],
+        ],
+        "notification_app_transaction_other_bundle": [
+            "kind": "notification", "app_data": [:],
+            "app_transaction": ["kind": "app_transaction", "claims": ["bundleId": "com.example.other"]],
+        ],
+        "notification_app_transaction_bad_signature": [
+            "kind": "notification", "app_data": [:],
+            "app_transaction": ["kind": "app_transaction", "signature": "flip"],
+        ],
+        "notification_external_purchase_token": [
+            "kind": "notification", "drop": ["data"],
+            "claims": [
+                "notificationType": "EXTERNAL_PURCHASE_TOKEN", "subtype": "UNREPORTED",
+                "externalPurchaseToken": [
+                    "externalPurchaseId": "b2158121-7af9-49d4-9561-1f588205523e",
+                    "tokenCreationDate": 1_698_148_950_000,
+                    "appAppleId": 1_234_567_890, "bundleId": "com.example.photos",
+                ],
+            ],
+        ],
+        "family_revoked": [
+            "claims": [
+                "inAppOwnershipType": "FAMILY_SHARED", "revocationDate": 1_700_000_000_000, "revocationReason": 0,
+                "revocationType": "FAMILY_REVOKE",
+            ]
+        ],
         "other_root": ["chain": ["other_leaf", "other_intermediate", "other_root"]],
         "other_x5c_root": ["chain": ["leaf", "intermediate", "other_root"]],
         "leaf_without_oid": ["chain": ["leaf_without_oid", "intermediate", "root"]],

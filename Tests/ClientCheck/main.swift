@@ -125,7 +125,9 @@ do {
         emit(await wireCheck(arguments))
 
     default:
-        guard let result = try await rulesCheck(harness) else {
+        var found = try await rulesCheck(harness)
+        if found == nil { found = await suspensionCheck(harness) }
+        guard let result = found else {
             FileHandle.standardError.write(Data("unknown scenario \(arguments.scenario)\n".utf8))
             exit(2)
         }

@@ -47,6 +47,16 @@ def idp():
     provider.stop()
 
 
+@pytest.fixture(scope="session")
+def risc():
+    """Google's Cross-Account Protection transmitter: its own keys, JWKS and RISC configuration."""
+    from signin_tools.standins.google_risc import RiscTransmitter
+
+    transmitter = RiscTransmitter().start()
+    yield transmitter
+    transmitter.stop()
+
+
 @pytest.fixture
 def emulator(tmp_path):
     """Factory: emulator(name, env) starts the named executable; all are stopped at teardown."""
@@ -63,10 +73,11 @@ def emulator(tmp_path):
 
 
 @pytest.fixture
-def svc(moto, idp, tmp_path):
-    """One deployment's functions (started on first use) against the shared moto and IdP."""
+def svc(moto, idp, risc, tmp_path):
+    """One deployment's functions (started on first use) against the shared moto, IdP and Google's
+    security-event transmitter."""
     from service_support import Service
 
-    service = Service(moto, idp, tmp_path)
+    service = Service(moto, idp, tmp_path, risc)
     yield service
     service.stop()

@@ -10,16 +10,18 @@ from signin_tools.standins.local import SCHEDULED, is_scheduled
 
 
 class Service:
-    def __init__(self, moto, idp, tmp_path):
+    def __init__(self, moto, idp, tmp_path, risc=None):
         self.moto = moto
         self.idp = idp
+        self.risc = risc
         self.tmp_path = tmp_path
         self.emulators: list[Emulator] = []
         self._default: dict[str, Emulator] = {}
 
     def env(self, name: str, **overrides) -> dict:
         """`name`'s configuration: its own moto identity, holding its role's grants from template.yaml."""
-        env = {**self.moto.function_env(name), **self.idp.function_env(), "AWS_LAMBDA_LOG_LEVEL": "DEBUG"}
+        env = {**self.moto.function_env(name), **self.idp.function_env(), "AWS_LAMBDA_LOG_LEVEL": "DEBUG",
+               **(self.risc.function_env() if self.risc else {})}
         env.update({k: str(v) for k, v in overrides.items()})
         return env
 
@@ -110,3 +112,20 @@ def via_url(emu, event: dict) -> tuple[int, dict, dict]:
     assert set(envelope) == {"success", "data", "meta"} or set(envelope) == {"success", "error", "meta"}
     assert envelope["meta"]["requestId"]
     return answer["statusCode"], answer["headers"], envelope
+
+
+def log_records(text: str, kind: str) -> list[dict]:
+    """The JSON records of a function's log that carry `kind` (`_aws`: the metric records, `audit`:
+    the audit lines)."""
+    out = []
+    for line in text.splitlines():
+        start = line.find("{")
+        if start < 0:
+            continue
+        try:
+            value = json.loads(line[start:])
+        except json.JSONDecodeError:
+            continue
+        if isinstance(value, dict) and kind in value:
+            out.append(value)
+    return out

@@ -4,22 +4,7 @@ line per account change that names the account's UUID and never a token, an emai
 Through the real executables under the emulator against moto. PYTEST_DONT_REWRITE."""
 import json
 
-from service_support import apple_sub, google_sub, ok, refused
-
-
-def records(text: str, kind: str) -> list[dict]:
-    out = []
-    for line in text.splitlines():
-        start = line.find("{")
-        if start < 0:
-            continue
-        try:
-            value = json.loads(line[start:])
-        except json.JSONDecodeError:
-            continue
-        if isinstance(value, dict) and kind in value:
-            out.append(value)
-    return out
+from service_support import log_records, apple_sub, google_sub, ok, refused
 
 
 def test_every_invocation_writes_one_emf_record(svc):
@@ -28,7 +13,7 @@ def test_every_invocation_writes_one_emf_record(svc):
     data = ok(signin.invoke({"provider": "apple", "idToken": svc.idp.apple_token(sub)}))
     refused(signin.invoke({"provider": "apple", "idToken": "x.y.z"}), "INVALID_TOKEN", "a bad token")
     signin.invoke_raw(b"not json")
-    emf = records(signin.logs(), "_aws")
+    emf = log_records(signin.logs(), "_aws")
     assert len(emf) == 3, f"{len(emf)} EMF records for 3 invocations"
     first, second, third = emf
     directive = first["_aws"]["CloudWatchMetrics"][0]
@@ -53,7 +38,7 @@ def test_reuse_is_counted_and_account_changes_are_audited(svc):
     first = data["refreshToken"]
     ok(refresh.invoke({"refreshToken": first}))
     refused(refresh.invoke({"refreshToken": first}), "SESSION_INVALID", "the replaced token again")
-    emf = records(refresh.logs(), "_aws")
+    emf = log_records(refresh.logs(), "_aws")
     assert [r["ReuseDetected"] for r in emf] == [0, 1], f"reuse counts {[r['ReuseDetected'] for r in emf]}"
 
     uuid = data["user"]["serviceUserID"]
@@ -62,11 +47,11 @@ def test_reuse_is_counted_and_account_changes_are_audited(svc):
     ok(svc.link(refreshToken=fresh, provider="google", idToken=svc.idp.google_token(g)))
     ok(svc.link(refreshToken=fresh, action="unlink", provider="google"))
     ok(svc.link(refreshToken=fresh, action="delete"))
-    audits = [r["audit"] for r in records(svc.logs(), "audit")]
+    audits = [r["audit"] for r in log_records(svc.logs(), "audit")]
     mine = [(a["operation"], a["provider"], a["outcome"]) for a in audits if a["serviceUserID"] == uuid]
     assert mine == [("signup", "apple", "created"), ("link", "google", "linked"), ("unlink", "google", "unlinked"),
                     ("delete", None, "purge complete")], f"audit lines {mine}"
-    link_emf = records(svc.fn("auth-link").logs(), "_aws")
+    link_emf = log_records(svc.fn("auth-link").logs(), "_aws")
     assert [r["Deletions"] for r in link_emf][-1] == 1
     text = svc.logs()
     assert sub not in text and g not in text and fresh not in text, "a sub or a token reached the log"
@@ -91,11 +76,11 @@ def test_apples_account_events_are_audited_and_counted_like_the_users_own(svc):
     gone = ok(svc.signin(provider="apple", idToken=svc.idp.apple_token(only)))["user"]["serviceUserID"]
     assert notify(only, "account-delete")["status"] == "processed"
     assert notify(only, "email-disabled")["status"] == "unknownIdentity"
-    audits = [r["audit"] for r in records(svc.fn("auth-link").logs(), "audit")]
+    audits = [r["audit"] for r in log_records(svc.fn("auth-link").logs(), "audit")]
     got = [(a["operation"], a["serviceUserID"], a["provider"], a["outcome"]) for a in audits]
     assert got == [("link", kept, "google", "linked"), ("unlink", kept, "apple", "unlinked"),
                    ("delete", gone, None, "purge complete")], f"audit lines {got}"
-    emf = [r for r in records(svc.fn("auth-link").logs(), "_aws") if r["Operation"] == "appleAccountEvent"]
+    emf = [r for r in log_records(svc.fn("auth-link").logs(), "_aws") if r["Operation"] == "appleAccountEvent"]
     assert [r["Deletions"] for r in emf] == [0, 1, 0], [r["Deletions"] for r in emf]
     text = svc.fn("auth-link").logs()
     assert both not in text and only not in text, "an Apple sub reached the log"

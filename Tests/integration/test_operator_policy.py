@@ -6,6 +6,7 @@ from test_template import (ACCOUNT, ACCOUNT_ALL, APPLE_KEY_PARAMETER, ARN, BUCKE
 
 CLAIMS = ARN + "purchases/apple/*"
 STATES = ARN + "purchases/apple-state/*"
+SUSPENSIONS = ARN + "suspensions/google/*"
 
 EXPECTED_OPERATOR_GRANTS = {
     ("s3:ListBucket", BUCKET),                                          # find/check listings; 404s
@@ -13,6 +14,7 @@ EXPECTED_OPERATOR_GRANTS = {
     *{(a, IDENTITIES) for a in ("s3:GetObject", "s3:PutObject", "s3:DeleteObject", "s3:DeleteObjectVersion")},
     *{(a, CLAIMS) for a in ("s3:GetObject", "s3:DeleteObject", "s3:DeleteObjectVersion")},   # never creates a claim
     ("s3:GetObject", STATES),                                           # purchase states: read only
+    ("s3:GetObject", SUSPENSIONS),                                      # Google's suspensions: read only (issue 25)
     *{(a, ACCOUNT) for a in ("s3:GetObject", "s3:PutObject", "s3:PutObjectTagging")},   # documents, session revokes (tagged)
     *{("s3:PutObject", m) for m in MARKERS if not m.endswith("/account/")},   # completing a half-made account
     *{(a, ACCOUNT_ALL) for a in ("s3:DeleteObject", "s3:DeleteObjectVersion", "s3:AbortMultipartUpload")},   # the purge

@@ -38,8 +38,9 @@ DELETIONS = ARN + "deletions/*"
 PURCHASE_CLAIMS = ARN + "purchases/apple/*"
 PURCHASE_STATES = ARN + "purchases/apple-state/*"
 NOTIFICATIONS = ARN + "notifications/*"
+SUSPENSIONS = ARN + "suspensions/google/*"
 OBJECT_PREFIXES = {IDENTITIES, *IDENTITY_FILES, APPLE_TRANSFERS, TRANSFER_PROGRESS, ACCOUNT, *ACCOUNT_DOCUMENTS, SESSIONS, *MARKERS, ACCOUNT_ALL, DELETIONS, PURCHASE_CLAIMS,
-                   PURCHASE_STATES, NOTIFICATIONS,
+                   PURCHASE_STATES, NOTIFICATIONS, SUSPENSIONS,
                    ARN + "users/*"}   # users/* only for the user-access role
 APPLE_KEY_PARAMETER = "arn:${AWS::Partition}:ssm:${AWS::Region}:${AWS::AccountId}:parameter${ApplePrivateKeyParameter}"
 APPSTORE_API_KEY_PARAMETER = ("arn:${AWS::Partition}:ssm:${AWS::Region}:${AWS::AccountId}:"
@@ -51,6 +52,7 @@ CONTRACT_ENV = {"IDENTITY_BUCKET", "USER_ROLE_ARN", "APPLE_AUDIENCES", "GOOGLE_A
                 "FIREBASE_PROJECT_ID", "FIREBASE_JWKS_URL", "FIREBASE_ALLOW_ANONYMOUS", "METRICS_NAMESPACE"}
 
 APPLE_REVOCATION_ENV = {"APPLE_TEAM_ID", "APPLE_KEY_ID", "APPLE_PRIVATE_KEY_PARAMETER", "APPLE_CLIENT_ID"}
+RISC_ENV = {"GOOGLE_RISC_JWKS_URL"}
 PURCHASE_ENV = {"APPSTORE_BUNDLE_ID", "APPSTORE_ENVIRONMENTS", "APPSTORE_APP_APPLE_ID", "APPSTORE_PRODUCTS",
                 "APPSTORE_API_KEY_ID", "APPSTORE_API_ISSUER_ID", "APPSTORE_API_PRIVATE_KEY_PARAMETER"}
 
@@ -69,6 +71,7 @@ EXPECTED_FUNCTION_GRANTS = {
         *{(a, SESSIONS) for a in ("s3:PutObjectTagging", "s3:DeleteObject", "s3:DeleteObjectVersion")},
         ("s3:ListBucketVersions", BUCKET),                              # ... listed under sessions/ only
         ("s3:GetObject", DELETIONS),                                    # half-made or deleted? (defect 1)
+        ("s3:GetObject", SUSPENSIONS),                                  # Google's suspension of the identity (issue 25)
         ("s3:ListBucket", BUCKET), ("sts:AssumeRole", ("getatt", "UserAccessRole")),
         ("logs:CreateLogStream", ("getatt", "AuthSigninLogGroup")), ("logs:PutLogEvents", ("getatt", "AuthSigninLogGroup")),
     },
@@ -93,6 +96,7 @@ EXPECTED_FUNCTION_GRANTS = {
         *{(a, PURCHASE_CLAIMS) for a in ("s3:GetObject", "s3:PutObject", "s3:DeleteObject", "s3:DeleteObjectVersion")},   # claims: create-only; released by version
         *{(a, PURCHASE_STATES) for a in ("s3:GetObject", "s3:PutObject")},   # each purchase's newest state, never deleted
         *{(a, NOTIFICATIONS) for a in ("s3:GetObject", "s3:PutObject")},   # at-most-once markers
+        *{(a, SUSPENSIONS) for a in ("s3:GetObject", "s3:PutObject")},   # Google's suspensions: written by its events, never deleted
         ("ssm:GetParameter", APPLE_KEY_PARAMETER),                      # the Sign in with Apple key, when configured
         ("ssm:GetParameter", APPSTORE_API_KEY_PARAMETER),               # the In-App Purchase key, when configured
         ("logs:CreateLogStream", ("getatt", "AuthLinkLogGroup")), ("logs:PutLogEvents", ("getatt", "AuthLinkLogGroup")),
@@ -392,7 +396,8 @@ def test_functions_run_the_bootstrap_on_provided_al2023_with_the_contract_enviro
     assert set(TEMPLATE["Parameters"]["Architecture"]["AllowedValues"]) == {"x86_64", "arm64"}
     assert set(glob["Environment"]["Variables"]) == CONTRACT_ENV
     link_env = RES["AuthLinkFunction"]["Properties"]["Environment"]["Variables"]
-    assert set(link_env) == APPLE_REVOCATION_ENV | PURCHASE_ENV, "only auth-link revokes Apple tokens and claims purchases"
+    assert set(link_env) == APPLE_REVOCATION_ENV | PURCHASE_ENV | RISC_ENV, \
+        "only auth-link revokes Apple tokens, claims purchases and takes Google's security events"
     assert TEMPLATE["Parameters"]["AppStoreBundleId"]["Default"] == "", "purchases are off by default"
     assert TEMPLATE["Parameters"]["CredentialsDurationSeconds"]["MaxValue"] <= 3600
     assert 128 <= glob["MemorySize"] <= 10240 and 1 <= glob["Timeout"] <= 900

@@ -180,6 +180,12 @@ class AppStorePKI:
                     "productId": self.PRODUCT_ID, "autoRenewStatus": 1, "isInBillingRetryPeriod": False,
                     "signedDate": ms, "environment": "Production", "recentSubscriptionStartDate": ms - 40 * DAY * 1000,
                     "renewalDate": ms + 29 * DAY * 1000, "currency": "USD", "renewalPrice": 9990}
+        if kind == "app_transaction":
+            return {"receiptType": "Production", "appAppleId": self.APP_APPLE_ID, "bundleId": self.BUNDLE_ID,
+                    "applicationVersion": "2.3", "versionExternalIdentifier": 0, "receiptCreationDate": ms,
+                    "requestDate": ms, "originalPurchaseDate": ms - 100 * DAY * 1000, "originalApplicationVersion": "1.0",
+                    "deviceVerification": "dGVzdC1kZXZpY2UtdmVyaWZpY2F0aW9u", "deviceVerificationNonce": str(uuid.uuid4()),
+                    "appTransactionId": "704089513299345761", "originalPlatform": "iOS"}
         if kind == "notification":
             return {"notificationType": "DID_RENEW", "notificationUUID": str(uuid.uuid4()), "version": "2.0",
                     "signedDate": ms,
@@ -213,11 +219,15 @@ class AppStorePKI:
         """A compact JWS as Apple makes them: header ``{"alg": "ES256", "x5c": [leaf, intermediate,
         root]}`` (standard base64 DER), payload of ``kind``, ES256 signature as r‖s. Knobs:
 
-        - ``kind``: transaction | renewal | notification; ``claims`` merged over the payload
-          (``data`` merged member by member for a notification), ``drop`` removed;
-        - ``transaction``, ``renewal`` (notifications): nested specs signed the same way into
-          ``data.signedTransactionInfo`` / ``data.signedRenewalInfo``, or a string used as is;
-        - ``signed_days_ago``: ``signedDate`` that many days before ``now``;
+        - ``kind``: transaction | renewal | app_transaction | notification; ``claims`` merged over the
+          payload (``data`` merged member by member for a notification), ``drop`` removed;
+        - ``app_data`` (notifications): the ``appData`` shape (RESCIND_CONSENT) instead of ``data``:
+          Apple's members (appAppleId, bundleId, environment) with these merged over them;
+        - ``transaction``, ``renewal``, ``app_transaction`` (notifications): nested specs signed the
+          same way into ``data.signedTransactionInfo`` / ``data.signedRenewalInfo`` /
+          ``appData.signedAppTransactionInfo``, or a string used as is;
+        - ``signed_days_ago``: ``signedDate`` (an app transaction's ``receiptCreationDate``) that
+          many days before ``now``;
         - ``chain``: the variants in x5c (default leaf, intermediate, root); ``signer``: the
           variant whose key signs (default the first of the chain);
         - ``alg``: the header's alg (``None`` drops it); ``header``: members merged over the header;
@@ -228,17 +238,23 @@ class AppStorePKI:
         kind = spec.get("kind", "transaction")
         payload = self.payload(kind)
         claims = dict(spec.get("claims", {}))
+        if kind == "notification" and "app_data" in spec:
+            del payload["data"]
+            payload["appData"] = {"appAppleId": self.APP_APPLE_ID, "bundleId": self.BUNDLE_ID,
+                                  "environment": "Production", **spec["app_data"]}
         if kind == "notification" and isinstance(claims.get("data"), dict):
             payload["data"].update(claims.pop("data"))
         payload.update(claims)
         if "signed_days_ago" in spec:
-            payload["signedDate"] = (self.now - spec["signed_days_ago"] * DAY) * 1000
+            date = "receiptCreationDate" if kind == "app_transaction" else "signedDate"
+            payload[date] = (self.now - spec["signed_days_ago"] * DAY) * 1000
         for name in spec.get("drop", []):
             payload.pop(name, None)
-        for member, nested in (("signedTransactionInfo", spec.get("transaction")),
-                               ("signedRenewalInfo", spec.get("renewal"))):
+        for block, member, nested in (("data", "signedTransactionInfo", spec.get("transaction")),
+                                      ("data", "signedRenewalInfo", spec.get("renewal")),
+                                      ("appData", "signedAppTransactionInfo", spec.get("app_transaction"))):
             if nested is not None:
-                payload["data"][member] = nested if isinstance(nested, str) else self.sign(nested)
+                payload[block][member] = nested if isinstance(nested, str) else self.sign(nested)
         chain = spec.get("chain", ["leaf", "intermediate", "root"])
         encode = (lambda d: base64.urlsafe_b64encode(d).decode().rstrip("=")) \
             if spec.get("x5c_encoding") == "url" else (lambda d: base64.b64encode(d).decode())

@@ -57,6 +57,12 @@ extension SimulatedGrants {
                 SimulatedGrant(
                     actions: ["s3:GetObject"],
                     resources: [
+                        "$B/suspensions/google/*"
+                    ],
+                    prefix: nil),
+                SimulatedGrant(
+                    actions: ["s3:GetObject"],
+                    resources: [
                         "$B/deletions/*"
                     ],
                     prefix: nil),
@@ -171,6 +177,12 @@ extension SimulatedGrants {
                 SimulatedGrant(
                     actions: ["s3:GetObject", "s3:PutObject"],
                     resources: [
+                        "$B/suspensions/google/*"
+                    ],
+                    prefix: nil),
+                SimulatedGrant(
+                    actions: ["s3:GetObject", "s3:PutObject"],
+                    resources: [
                         "$B/notifications/*"
                     ],
                     prefix: nil),
@@ -216,6 +228,12 @@ extension SimulatedGrants {
                     actions: ["s3:GetObject", "s3:DeleteObject", "s3:DeleteObjectVersion"],
                     resources: [
                         "$B/purchases/apple/*"
+                    ],
+                    prefix: nil),
+                SimulatedGrant(
+                    actions: ["s3:GetObject"],
+                    resources: [
+                        "$B/suspensions/google/*"
                     ],
                     prefix: nil),
                 SimulatedGrant(

@@ -20,7 +20,7 @@ enum SimulatedFunction: String, Sendable {
         switch words.first.map(String.init) ?? "" {
         case "signIn": self = .signin
         case "refresh", "signOut", "list", "signOutOthers", "signOutSession", "steal", "replay": self = .refresh
-        case "link", "unlink", "delete", "apple", "scheduled", "claim", "store": self = .link
+        case "link", "unlink", "delete", "apple", "google", "scheduled", "claim", "store": self = .link
         case "opDisable", "opEnable", "opRevokeOne", "opRevoke", "opDelete", "opCheck", "opPrepare", "opComplete":
             self = .operator
         // forged N: SimulationWorld's N = 2 links and 3 unlinks (auth-link), the rest refresh.

@@ -11,12 +11,15 @@ import StrictJSON
 /// - each live account's `subscription` lists exactly the purchases it has claimed (whose claim
 ///   file names it), each as its newest state, and is the best of them (`active` before `grace`
 ///   before `expired`/`revoked`, then the later expiry, the later signature, the smaller id).
-/// With faults, a purchase whose claim or notification crashed or failed on the way (after the
-/// state, before the profile) may lag until the app or Apple sends it again: only the first rule
-/// holds for it.
+/// A purchase whose claim or notification crashed or failed on the way (after the state, before
+/// the profile) may lag until the app or Apple sends it again: only the first rule holds for it.
+/// That happens without any injected fault too: an operation that runs out of its deadline (its
+/// calls waiting behind other actors) fails with UPSTREAM_UNAVAILABLE partway, as a Lambda
+/// invocation that times out does (seed 487: a claim wrote its claim file, then ran out of time
+/// before the profile, and an operator's disable then kept the app from sending it again).
 extension SimulationChecks {
     mutating func purchaseStates(phase: String) {
-        let unsettled = world.scheduler.faultCount == 0 ? [] : unsettledPurchases
+        let unsettled = unsettledPurchases
         let deleted = deletedAccounts
         var states: [String: JSONValue] = [:]
         for id in SimulationWorld.purchaseIDs { states[id] = s3.json("purchases/apple-state/\(id).json") }

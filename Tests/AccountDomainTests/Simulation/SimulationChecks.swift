@@ -33,7 +33,9 @@ struct SimulationChecks {
         operations()
         deletedAccountsUnreached()
         operatorActions()
+        googleEventsObeyed()
         state(strict: world.scheduler.faultCount == 0, phase: "after the run")
+        suspensionsAgree(strict: world.scheduler.faultCount == 0, phase: "after the run")
         purchaseStates(phase: "after the run")
         deletedAccountsUnmapped(phase: "after the run", answeredOnly: true, strict: world.scheduler.faultCount == 0)
         appleEventsNeverDropped()
@@ -47,6 +49,7 @@ struct SimulationChecks {
         transferSignIns()
         settle()
         state(strict: true, phase: "after repair")
+        suspensionsAgree(strict: true, phase: "after repair")
         purchaseStates(phase: "after repair")
         transferFilesSettled()
         deletionsComplete()
@@ -191,12 +194,15 @@ struct SimulationChecks {
     }
 
     /// What a session record says, read independently.
-    func storedSession(_ s: HeldSession) -> (revoked: Bool, expiresAtMs: Int64, sub: String?, linkID: String?)? {
+    func storedSession(
+        _ s: HeldSession
+    ) -> (revoked: Bool, expiresAtMs: Int64, sub: String?, linkID: String?, signInAtMs: Int64)? {
         guard let o = s3.json(AccountKeys.session(s.uuid, s.sessionID))?.objectValue else { return nil }
         let identity = o["identity"]?.objectValue
         return (
             !(o["revokedAt"]?.isNull ?? true), o["expiresAt"]?.stringValue.flatMap(ISO8601.parse) ?? 0,
-            identity?["sub"]?.stringValue, identity?["linkID"]?.stringValue
+            identity?["sub"]?.stringValue, identity?["linkID"]?.stringValue,
+            o["signInAt"]?.stringValue.flatMap(ISO8601.parse) ?? 0
         )
     }
 
@@ -257,7 +263,8 @@ struct SimulationChecks {
             let live =
                 stored.map {
                     !$0.revoked && now < $0.expiresAtMs
-                        && (providers(s.uuid)?.follows(s.identity, linkID: $0.linkID) ?? false)
+                        && (providers(s.uuid)?.accepts(s.identity, linkID: $0.linkID, signInAtMs: $0.signInAtMs)
+                            ?? false)
                 } ?? false
             let tokens = Array(Set(s.delivered)).sorted()
             let working = tokens.filter { t in
@@ -302,16 +309,19 @@ struct SimulationChecks {
         let service = world.settleService()
         for id in SimIdentity.all {
             let expected = expectedOwner(id)
+            let suspended = suspensionRecord(id)?.suspended == true
             do throws(AccountError) {
                 let out = try service.signIn(
                     identity: id.verified, intent: .signin, fullName: nil, device: nil, deadline: .none)
+                if suspended { fail("repair: \(id) is suspended, but a sign-in with it succeeded") }
                 if out.account.serviceUserID != expected {
                     fail(
                         "repair: \(id) signed in to \(out.account.serviceUserID.prefix(8)), expected \(expected.map { String($0.prefix(8)) } ?? "no account")"
                     )
                 }
             } catch {
-                if case .accountNotFound = error, expected == nil { continue }
+                if case .accountNotFound = error, expected == nil, !suspended { continue }
+                if case .identitySuspended = error, suspended { continue }
                 fail(
                     "repair: \(id) sign-in answered \(error), expected \(expected.map { String($0.prefix(8)) } ?? "ACCOUNT_NOT_FOUND")"
                 )
@@ -349,6 +359,10 @@ struct StoredAccount {
         var formerIDs: [String] = []
         /// Prepared app transfers: (transfer_sub, rekeyedFrom).
         var transfers: [(String, String?)] = []
+        /// Google's suspension as the entry holds it: suspended, and the event's iat (ms).
+        var suspended = false
+        var suspensionIssuedAtMs: Int64?
+        var sessionsNotBeforeMs: Int64?
     }
 
     var active: [Entry] = []
@@ -362,12 +376,16 @@ struct StoredAccount {
                 guard let e = item.objectValue, let t = e["type"]?.stringValue, let id = e["id"]?.stringValue else {
                     return nil
                 }
-                return Entry(
+                var entry = Entry(
                     type: t, id: id, linkID: e["linkID"]?.stringValue,
                     formerIDs: (e["formerIDs"]?.arrayValue ?? []).compactMap(\.stringValue),
                     transfers: (e["transfers"]?.arrayValue ?? []).compactMap { t in
                         t["sub"]?.stringValue.map { ($0, t["rekeyedFrom"]?.stringValue) }
                     })
+                entry.suspended = e["suspension"]?["suspended"]?.boolValue ?? false
+                entry.suspensionIssuedAtMs = e["suspension"]?["eventIssuedAt"]?.stringValue.flatMap(ISO8601.parse)
+                entry.sessionsNotBeforeMs = e["sessionsNotBefore"]?.stringValue.flatMap(ISO8601.parse)
+                return entry
             }
         }
         active = entries("providers")
@@ -382,11 +400,24 @@ struct StoredAccount {
 
     /// Whether a session signed in with `id` under `linkID` still follows a listed link: its
     /// current id or one an app transfer re-keyed it from (contract v4), the same link id.
-    func follows(_ id: SimIdentity, linkID: String?) -> Bool {
-        active.contains {
+    func follows(_ id: SimIdentity, linkID: String?) -> Bool { followed(id, linkID: linkID) != nil }
+
+    /// The listed link a session signed in with `id` under `linkID` follows (see `follows`).
+    func followed(_ id: SimIdentity, linkID: String?) -> Entry? {
+        active.first {
             $0.type == id.provider.rawValue && $0.linkID == linkID && ($0.id == id.sub || $0.formerIDs.contains(id.sub))
         }
     }
+
+    /// Whether a session signed in with `id` through link `linkID` at `signInAtMs` may act: it
+    /// follows a listed link (`follows`), not suspended, and not older than the link's last end of
+    /// its sessions.
+    func accepts(_ id: SimIdentity, linkID: String?, signInAtMs: Int64) -> Bool {
+        guard let link = followed(id, linkID: linkID), !link.suspended else { return false }
+        return signInAtMs > (link.sessionsNotBeforeMs ?? .min)
+    }
+
+    func entry(_ id: SimIdentity) -> Entry? { active.first { $0.type == id.provider.rawValue && $0.id == id.sub } }
 
     /// Whether the Apple link `linkID` is prepared for the transfer `t` and not re-keyed yet.
     func prepared(_ t: String, linkID: String?) -> Bool {

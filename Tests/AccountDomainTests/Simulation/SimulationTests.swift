@@ -76,6 +76,9 @@ enum Simulation {
         // Contract v4's app transfer in a third of the seeds (a draw of its own again).
         var transferDraw = SimulationRandom(seed: seed ^ 0x7AA5_F3E4)
         if transferDraw.chance(0.33) { world.addTransferStory(person: transferDraw.below(2)) }
+        // Google's security events (issue 25), in a draw of their own as well.
+        var googleDraw = SimulationRandom(seed: seed ^ 0x0600_6E15)
+        if googleDraw.chance(0.4) { world.addGoogle(events: 2 + googleDraw.below(5)) }
         // Issue 18's deletion scenarios (SimulationWorld+Deletion.swift), and issue 23's Apple
         // account-delete racing a link of Google (SimulationWorld+AppleDeletion.swift).
         let racers = config.below(8)

@@ -60,6 +60,8 @@ final class HeldSession {
     var held: String
     /// The providers the last answer showed (what an app's settings screen would offer).
     var shownProviders: Set<IdentityProvider>
+    /// When the sign-in that made it answered.
+    var signedInEndMs: Int64 = 0
 
     init(uuid: String, sessionID: String, identity: SimIdentity, token: String) {
         self.uuid = uuid
@@ -109,6 +111,8 @@ struct OpRecord {
     /// For a purchase claim or an App Store notification: the purchase, and when its data was signed.
     var purchase: String?
     var signedDateMs: Int64?
+    /// For one of Google's security events: the event.
+    var googleEvent: SimulationWorld.GoogleEvent?
 
     var succeeded: Bool { if case .success = outcome { return true } else { return false } }
 }
@@ -126,6 +130,8 @@ final class SimulationWorld: @unchecked Sendable {
     /// The app moved to another Apple team (SimulationWorld+Transfer.swift): Apple sign-ins carry
     /// the new identities from then on.
     var transferred = false
+    /// Google's security events, as delivered (SimulationWorld+GoogleEvents.swift).
+    var googleEvents: [GoogleEvent] = []
     private var nextOp = 0
 
     init(scheduler: Scheduler, settings: AccountSettings) {
@@ -312,6 +318,7 @@ final class SimulationWorld: @unchecked Sendable {
             records[records.count - 1].reached = uuid
             let held = HeldSession(uuid: uuid, sessionID: token.sessionID, identity: identity, token: token.value)
             held.shownProviders = shown
+            held.signedInEndMs = records[records.count - 1].endMs
             mine.append(held)
             sessions.append(held)
         }
@@ -329,7 +336,7 @@ final class SimulationWorld: @unchecked Sendable {
     func run<T>(
         _ actor: Int, _ name: String, session: HeldSession?, forged: Bool = false, linked: SimIdentity? = nil,
         unlinked: IdentityProvider? = nil, presenting: String? = nil, purchase: String? = nil,
-        signedDateMs: Int64? = nil, _ body: (AccountService) throws(AccountError) -> T
+        signedDateMs: Int64? = nil, googleEvent: GoogleEvent? = nil, _ body: (AccountService) throws(AccountError) -> T
     ) -> T? {
         let id = nextOp
         nextOp += 1
@@ -338,6 +345,7 @@ final class SimulationWorld: @unchecked Sendable {
         )
         record.unlinked = unlinked
         (record.purchase, record.signedDateMs) = (purchase, signedDateMs)
+        record.googleEvent = googleEvent
         if let session { record.identityRetiredAtStart = linkRetired(session) }
         if let unlinked, let session { record.filesAtStart = files(of: unlinked, mappingTo: session.uuid) }
         record.transferTarget = transferTarget(of: name)

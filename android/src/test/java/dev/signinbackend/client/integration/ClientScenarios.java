@@ -123,10 +123,17 @@ public final class ClientScenarios {
 
     private JSONObject run(String step) throws Exception {
         switch (step) {
-            case "signin": {
+            case "signin": {  // Apple, sign-up, unless --provider / --intent say otherwise
                 SignInSession s = session();
+                Provider provider = Provider.valueOf(args.getOrDefault("provider", "apple").toUpperCase());
+                SignInIntent intent = SignInIntent.valueOf(args.getOrDefault("intent", "SIGN_UP"));
                 return result(() -> new JSONObject().put("isNewUser",
-                        get(s.signIn(Provider.APPLE, args.get("token"), SignInIntent.SIGN_UP, null, null)).isNewUser), s);
+                        get(s.signIn(provider, args.get("token"), intent, null, null)).isNewUser), s);
+            }
+            case "link": {  // links --provider with --token to the stored session's account
+                SignInSession s = session();
+                Provider provider = Provider.valueOf(args.getOrDefault("provider", "google").toUpperCase());
+                return result(() -> new JSONObject().put("linked", get(s.link(provider, args.get("token"), null)).status), s);
             }
             case "signin-user": {  // a sign-in (test_client_transfer.py) and the user it answers
                 SignInSession s = session();
@@ -280,7 +287,8 @@ public final class ClientScenarios {
             out = step.run();
         } catch (SignInException e) {
             out = new JSONObject().put("error", e.code() != null ? e.code().value() : e.kind().name())
-                    .put("kind", e.kind().name()).put("status", e.httpStatus()).put("recommendation", e.recommendation().name());
+                    .put("kind", e.kind().name()).put("status", e.httpStatus()).put("recommendation", e.recommendation().name())
+                    .put("notice", e.notice() != null ? e.notice().name() : JSONObject.NULL);
         }
         settle(s);
         return out.put("states", states()).put("storeExists", new File(args.get("store")).exists())
