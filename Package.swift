@@ -87,6 +87,7 @@ let package = Package(
             name: "authctl",
             dependencies: [
                 "AccountDomain", "AWSClients", "CurlHTTP", "StrictJSON", "PlatformSupport", "TokenVerification",
+                "SignInWithApple", "CryptoPrimitives",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // Test-only function: echo / throw / init-error / big-response, for runtime tests and the bench.

@@ -16,7 +16,8 @@ struct InvocationMetrics {
     }
 
     static let countNames = [
-        "ReuseDetected", "SignUps", "Deletions", "PurchaseClaims", "IdentitySuspensions", "ConsentRescinded",
+        "ReuseDetected", "SignUps", "Deletions", "PurchaseClaims", "AppleRekeys", "IdentitySuspensions",
+        "ConsentRescinded",
     ]
 
     var namespace: String
