@@ -99,7 +99,8 @@ extension AccountService {
         let uuid = account.serviceUserID
         if account.providers.providers.count > 1 {
             do throws(AccountError) {
-                _ = try removeLink(account, provider: .apple, subject: subject, deadline: deadline)
+                _ = try removeLink(
+                    account, provider: .apple, subject: subject, refusesDisabled: false, deadline: deadline)
                 try dropUncommittedAppleDeletion(uuid, deadline: deadline)
                 return .unlinked(serviceUserID: uuid)
             } catch {

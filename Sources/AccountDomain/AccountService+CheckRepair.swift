@@ -135,9 +135,15 @@ extension AccountService {
             try discard(m, key: f.key, session: nil, deadline: deadline)
         case .unlistedIdentity:
             guard let (m, identity) = identityFile(f.key, view) else { return "the identity file is gone" }
-            guard
-                let linked = try completeLink(loadAccount(m.uuid, deadline: deadline), m, identity, deadline: deadline)
-            else {
+            let completion: Account?
+            do throws(AccountError) {
+                completion = try completeLink(loadAccount(m.uuid, deadline: deadline), m, identity, deadline: deadline)
+            } catch {
+                // Completing it would link an identity while the account is disabled.
+                guard case .accountDisabled = error else { throw error }
+                return "the account is disabled: the link is finished once it is enabled (check again then)"
+            }
+            guard let linked = completion else {
                 try discard(m, key: f.key, session: nil, deadline: deadline)  // stale by now: as sign-in does
                 return nil
             }

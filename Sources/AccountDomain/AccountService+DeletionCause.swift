@@ -61,7 +61,8 @@ extension AccountService {
             $0.type == .apple && (linkID == nil || $0.linkID == linkID)
         }) {
             do throws(AccountError) {
-                _ = try removeLink(account, provider: .apple, subject: link.id, deadline: deadline)
+                _ = try removeLink(
+                    account, provider: .apple, subject: link.id, refusesDisabled: false, deadline: deadline)
                 unlinked = true
             } catch {
                 switch error {

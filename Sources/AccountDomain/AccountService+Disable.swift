@@ -7,11 +7,21 @@ import TokenVerification
 /// the check costs no request on those paths. Apple's notifications and the scheduled run never
 /// look at it; the operator's own actions (revoke, delete, enable) do not either.
 ///
-/// An action that began before the disable answered may still finish (it is ordered before the
-/// disable); every one that begins after it answers ACCOUNT_DISABLED and changes nothing.
+/// Every one that begins after the disable answers ACCOUNT_DISABLED and changes nothing. One that
+/// began before may still finish only if it committed before the disable: link (its claim and its
+/// activation), unlink and claimPurchase (its listing) re-check the flag inside their committing
+/// conditional write of providers.json (`refuseIfDisabled`), which a disable changes, so a
+/// disable stored after their read makes them read again and refuse; claimPurchase re-reads it
+/// after its claim file too. A refusal takes back what the action wrote after reading the account.
 extension ProvidersDocument {
     /// Disabled and not deleted: a deleted account's sessions are SESSION_INVALID as before.
     package var isActiveButDisabled: Bool { isDisabled && !isDeleted }
+
+    /// Inside the committing write of the account's own action (the `mutate` of `updateProviders`,
+    /// which sees the document being replaced): ACCOUNT_DISABLED when it is disabled.
+    func refuseIfDisabled() throws(AccountError) {
+        if isActiveButDisabled { throw .accountDisabled }
+    }
 }
 
 extension AccountService {

@@ -67,6 +67,7 @@ extension AccountService {
             (doc: inout ProvidersDocument) throws(AccountError) -> Bool in
             alreadyListed = false
             guard !doc.isDeleted else { throw .sessionInvalid(reason: "the account was deleted") }
+            try doc.refuseIfDisabled()
             if doc.index(of: identity.provider, id: identity.subject) != nil {
                 alreadyListed = true
                 return false
@@ -102,7 +103,13 @@ extension AccountService {
         do throws(AccountError) {
             completed = try completeLink(account, m, identity, deadline: deadline)
         } catch {
-            try removeFileOfDeletedAccount(key, uuid: uuid, linkID: linkID, deadline: deadline)
+            if case .accountDisabled = error {
+                // Disabled since the claim: the file and the claim go again, the account is as it was.
+                try deleteIdentityFile(key, ifItNames: uuid, linkID: linkID, deadline: deadline)
+                _ = try cancelClaim(account, identity, linkID: linkID, deadline: deadline)
+            } else {
+                try removeFileOfDeletedAccount(key, uuid: uuid, linkID: linkID, deadline: deadline)
+            }
             throw error
         }
         guard let linked = completed else {
@@ -111,11 +118,7 @@ extension AccountService {
             try removeFileOfDeletedAccount(key, uuid: uuid, linkID: linkID, deadline: deadline)
             // Else the claim was abandoned and taken over meanwhile (this link outlived the
             // claim's lifetime): remove the file this link wrote.
-            if let mine = try mapping(backend.get(key, deadline: deadline), key: key), mine.uuid == uuid,
-                mine.linkID == linkID
-            {
-                _ = try backend.delete(key, identityDelete(mine), deadline: deadline)
-            }
+            try deleteIdentityFile(key, ifItNames: uuid, linkID: linkID, deadline: deadline)
             throw .conflict("the link took too long; retry")
         }
         // Google's event may have suspended the identity while this link committed: the entry
@@ -138,12 +141,20 @@ extension AccountService {
         {
             return
         }
+        try deleteIdentityFile(key, ifItNames: uuid, linkID: linkID, deadline: deadline)
+        throw .sessionInvalid(reason: "the account was deleted")
+    }
+
+    /// Deletes the identity file at `key` when it is this link's (its account and link id), by
+    /// the version read.
+    func deleteIdentityFile(
+        _ key: String, ifItNames uuid: String, linkID: String, deadline: Deadline
+    ) throws(AccountError) {
         if let mine = try mapping(backend.get(key, deadline: deadline), key: key), mine.uuid == uuid,
             mine.linkID == linkID
         {
             _ = try backend.delete(key, identityDelete(mine), deadline: deadline)
         }
-        throw .sessionInvalid(reason: "the account was deleted")
     }
 
     /// Gives back a claim whose identity file was never written by this link.
@@ -165,6 +176,7 @@ extension AccountService {
     ) throws(AccountError) -> LinkOutcome {
         let auth = try authenticate(token, recent: true, deadline: deadline)
         return LinkOutcome(
-            status: .unlinked, account: try removeLink(auth.account, provider: provider, deadline: deadline))
+            status: .unlinked,
+            account: try removeLink(auth.account, provider: provider, refusesDisabled: true, deadline: deadline))
     }
 }

@@ -11,8 +11,11 @@ extension AccountService {
     /// (contract v4), each exactly as read. `subject`, when
     /// given (Apple's `account-delete` names the Apple ID), retires only that identity: a link of
     /// another identity of the provider made since is left alone (`providerNotLinked`).
+    /// `refusesDisabled`: the user's unlink, refused (ACCOUNT_DISABLED) on the document it would
+    /// replace; Apple's events are processed on a disabled account too.
     func removeLink(
-        _ account: Account, provider: IdentityProvider, subject: String? = nil, deadline: Deadline
+        _ account: Account, provider: IdentityProvider, subject: String? = nil, refusesDisabled: Bool,
+        deadline: Deadline
     ) throws(AccountError) -> Account {
         let named: (IdentityProvider, String) -> Bool = { type, id in
             type == provider && (subject == nil || subject == id)
@@ -24,6 +27,7 @@ extension AccountService {
             (doc: inout ProvidersDocument) throws(AccountError) -> Bool in
             committed = false
             guard !doc.isDeleted else { throw .sessionInvalid(reason: "the account was deleted") }
+            if refusesDisabled { try doc.refuseIfDisabled() }
             if let i = doc.providers.firstIndex(where: { named($0.type, $0.id) }) {
                 guard doc.providers.count > 1 else { throw .lastProvider }
                 let link = doc.providers.remove(at: i)

@@ -192,7 +192,11 @@ extension AccountService {
             acct = moved
             rekeyed = true
         case .pending, .legacyUnlisted:
-            guard let completed = try completeLink(acct, m, identity, deadline: deadline) else {
+            // Disabled since this sign-in read the account: refused, its session record erased.
+            let completion = try refusingSession(record, deadline: deadline) { [acct] () throws(AccountError) in
+                try completeLink(acct, m, identity, deadline: deadline)
+            }
+            guard let completed = completion else {
                 try discard(m, key: key, session: record, deadline: deadline)
                 return .stale
             }
@@ -258,7 +262,8 @@ extension AccountService {
     }
 
     /// Lists an identity whose file names a pending link (its link stopped, or is still under way,
-    /// between the file and the listing) or predates link ids. Nil when it turns out stale.
+    /// between the file and the listing) or predates link ids. Nil when it turns out stale;
+    /// ACCOUNT_DISABLED, with nothing written, when the document it would list it in is disabled.
     func completeLink(
         _ account: Account, _ m: IdentityMapping, _ identity: VerifiedIdentity, deadline: Deadline
     ) throws(AccountError) -> Account? {
@@ -271,6 +276,7 @@ extension AccountService {
             switch doc.state(of: identity.provider, id: identity.subject, linkID: m.linkID) {
             case .active: return false
             case .pending:
+                try doc.refuseIfDisabled()
                 guard doc.activate(linkID: m.linkID!, nowMs: now, email: identity.email, displayName: identity.name)
                 else {
                     stale = true
@@ -278,6 +284,7 @@ extension AccountService {
                 }
                 return true
             case .legacyUnlisted:
+                try doc.refuseIfDisabled()
                 doc.providers.append(self.newLink(identity, linkID: nil, nowMs: now, primary: false))
                 doc.normalizePrimary()
                 return true
@@ -304,7 +311,8 @@ extension AccountService {
         do throws(AccountError) {
             return try updateProviders(account, deadline: deadline) {
                 (doc: inout ProvidersDocument) throws(AccountError) -> Bool in
-                guard !doc.isDeleted, needsWrite(doc), let i = doc.index(of: identity.provider, id: identity.subject)
+                guard !doc.isDeleted, !doc.isActiveButDisabled, needsWrite(doc),
+                    let i = doc.index(of: identity.provider, id: identity.subject)
                 else {
                     return false
                 }

@@ -212,18 +212,19 @@ extension AccountService {
         }
     }
 
-    /// Runs `body`; when it refuses the identity as suspended, the session this sign-in wrote in
-    /// the same round is erased (every version) before the refusal is answered.
+    /// Runs `body`; when it refuses the sign-in (the identity suspended, the account disabled),
+    /// the session this sign-in wrote in the same round is erased (every version) before the
+    /// refusal is answered.
     func refusingSession<T>(
         _ session: SessionRecord, deadline: Deadline, _ body: () throws(AccountError) -> T
     ) throws(AccountError) -> T {
         do throws(AccountError) {
             return try body()
         } catch {
-            if case .identitySuspended = error {
-                _ = try purge(
-                    prefix: AccountKeys.session(session.serviceUserID, session.sessionID), until: deadline,
-                    deadline: deadline)
+            switch error {
+            case .identitySuspended, .accountDisabled:
+                try erase(AccountKeys.session(session.serviceUserID, session.sessionID), deadline: deadline)
+            default: break
             }
             throw error
         }

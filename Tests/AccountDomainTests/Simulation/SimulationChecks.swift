@@ -32,6 +32,7 @@ struct SimulationChecks {
     mutating func run() -> [String] {
         operations()
         deletedAccountsUnreached()
+        noCommitWhileDisabled()
         operatorActions()
         googleEventsObeyed()
         state(strict: world.scheduler.faultCount == 0, phase: "after the run")
