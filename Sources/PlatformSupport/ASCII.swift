@@ -24,6 +24,8 @@ package enum ASCII {
 
     /// `A-Z` as `a-z`; every other byte unchanged (UTF-8 continuation bytes included).
     @inlinable package static func lowercased(_ b: UInt8) -> UInt8 { isUpper(b) ? b + 0x20 : b }
+    /// `a-z` as `A-Z`; every other byte unchanged.
+    @inlinable package static func uppercased(_ b: UInt8) -> UInt8 { isLower(b) ? b - 0x20 : b }
 
     /// The bytes without `isSpace` bytes at either end, as a slice (nothing copied). The one
     /// trimmer: `String.trimmingASCIISpaces()` and SigV4's header-value rule are built on it.

@@ -124,7 +124,7 @@ def wrapped_bin(directory: Path) -> Path:
         script = directory / function
         script.write_text("#!/bin/sh\n"
                           f"exec valgrind --tool=callgrind --callgrind-out-file={OUT}/{function}.callgrind.%p "
-                          f"--dump-instr=no {copy} \"$@\"\n")
+                          f"--dump-instr=no --compress-strings=no {copy} \"$@\"\n")
         script.chmod(0o755)
     return directory
 
