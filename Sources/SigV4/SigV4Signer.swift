@@ -19,7 +19,16 @@ package struct SigV4Signer: Sendable, CustomStringConvertible {
     /// the unchecked Sendable sound.
     private final class Contexts: @unchecked Sendable {
         let digest = SHA256Hasher()
-        var key: (day: String, secret: String, mac: HMACSHA256Key)?
+        var key: SigningKey?
+    }
+
+    /// The day's key, keyed into its HMAC context, and its credential scope
+    /// (`day/region/service/aws4_request`).
+    private struct SigningKey {
+        var day: String
+        var secret: String
+        var mac: HMACSHA256Key
+        var scope: [UInt8]
     }
 
     /// SHA-256 of nothing, the payload hash of every GET, HEAD and DELETE.
@@ -124,20 +133,26 @@ package struct SigV4Signer: Sendable, CustomStringConvertible {
         canonical.append(newline)
         canonical.append(contentsOf: payloadHash.utf8)
 
-        let scope = day + "/" + region + "/" + service + "/aws4_request"
+        let key = signingKey(day: day, secret: credentials.secretAccessKey)
         var toSign: [UInt8] = Array("AWS4-HMAC-SHA256\n".utf8)
         toSign.reserveCapacity(160)
         toSign.append(contentsOf: amzDate.utf8)
         toSign.append(newline)
-        toSign.append(contentsOf: scope.utf8)
+        toSign.append(contentsOf: key.scope)
         toSign.append(newline)
         toSign.append(contentsOf: Hex.encode(contexts.digest.hash(canonical)).utf8)
-        let key = signingKey(day: day, secret: credentials.secretAccessKey)
-        let signature = Hex.encode(key.authenticate(toSign))
-        let signedHeaders = String(decoding: signedHeaderBytes, as: UTF8.self)
-        let authorization =
-            "AWS4-HMAC-SHA256 Credential=" + credentials.accessKeyID + "/" + scope
-            + ", SignedHeaders=" + signedHeaders + ", Signature=" + signature
+        let signature = Hex.encode(key.mac.authenticate(toSign))
+        // Composed in one buffer: seven String concatenations cost ~7k instructions a request.
+        var header: [UInt8] = Array("AWS4-HMAC-SHA256 Credential=".utf8)
+        header.reserveCapacity(200 + signedHeaderBytes.count)
+        header.append(contentsOf: credentials.accessKeyID.utf8)
+        header.append(UInt8(ascii: "/"))
+        header.append(contentsOf: key.scope)
+        header.append(contentsOf: ", SignedHeaders=".utf8)
+        header.append(contentsOf: signedHeaderBytes)
+        header.append(contentsOf: ", Signature=".utf8)
+        header.append(contentsOf: signature.utf8)
+        let authorization = String(decoding: header, as: UTF8.self)
         headers.append(("Authorization", authorization))
         return SignedRequest(
             headers: headers, queryString: queryString, canonicalRequestBytes: canonical, stringToSignBytes: toSign,
@@ -158,13 +173,16 @@ package struct SigV4Signer: Sendable, CustomStringConvertible {
     }
 
     /// The day's signing key, keyed into its HMAC context once.
-    private func signingKey(day: String, secret: String) -> HMACSHA256Key {
-        if let cached = contexts.key, cached.day == day, cached.secret == secret { return cached.mac }
+    private func signingKey(day: String, secret: String) -> SigningKey {
+        if let cached = contexts.key, cached.day == day, cached.secret == secret { return cached }
         let kDate = HMACSHA256.authenticate(Array(day.utf8), key: Array(("AWS4" + secret).utf8))
         let kRegion = HMACSHA256.authenticate(Array(region.utf8), key: kDate)
         let kService = HMACSHA256.authenticate(Array(service.utf8), key: kRegion)
-        let key = HMACSHA256Key(HMACSHA256.authenticate(Array("aws4_request".utf8), key: kService))
-        contexts.key = (day, secret, key)
+        let mac = HMACSHA256Key(HMACSHA256.authenticate(Array("aws4_request".utf8), key: kService))
+        let key = SigningKey(
+            day: day, secret: secret, mac: mac,
+            scope: Array((day + "/" + region + "/" + service + "/aws4_request").utf8))
+        contexts.key = key
         return key
     }
 }
