@@ -254,10 +254,7 @@ package final class S3Client {
     }
 
     private static func metadata(_ response: HTTPResponse) -> [(String, String)] {
-        // Only a metadata header's name is lowercased (a copy of every name cost ~6k instructions a GET).
-        response.headers.compactMap { h in
-            guard h.name.hasPrefixIgnoringASCIICase("x-amz-meta-") else { return nil }
-            return (String(decoding: h.name.utf8.dropFirst(11).map(ASCII.lowercased), as: UTF8.self), h.value)
-        }
+        // Read in place: only a metadata header's name is copied (and lowercased).
+        response.headers(namePrefix: "x-amz-meta-").map { ($0.suffix.lowercasedASCII(), $0.value) }
     }
 }

@@ -78,17 +78,6 @@ extension String {
         }
     }
 
-    /// Whether the string starts with `prefix`, `A-Z` and `a-z` taken as the same (S3's
-    /// `x-amz-meta-` header names), without a lowercased copy.
-    package func hasPrefixIgnoringASCIICase(_ prefix: String) -> Bool {
-        guard utf8.count >= prefix.utf8.count else { return false }
-        var a = self
-        var b = prefix
-        return a.withUTF8 { x in
-            b.withUTF8 { y in x.prefix(y.count).elementsEqual(y) { ASCII.lowercased($0) == ASCII.lowercased($1) } }
-        }
-    }
-
     /// `A-Z` as `a-z`, every other character unchanged; the string itself when nothing changes.
     package func lowercasedASCII() -> String {
         guard utf8.contains(where: { ASCII.isUpper($0) }) else { return self }
