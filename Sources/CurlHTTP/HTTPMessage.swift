@@ -49,7 +49,7 @@ package struct HTTPResponse: Sendable {
     package var headers: [(name: String, value: String)] {
         get {
             var out: [(name: String, value: String)] = []
-            headerBlock.forEach { name, value in
+            headerBlock.visit { name, value in
                 out.append((String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
             }
             return out
@@ -74,7 +74,7 @@ package struct HTTPResponse: Sendable {
         var wanted = prefix
         return wanted.withUTF8 { wanted in
             var out: [(suffix: String, value: String)] = []
-            headerBlock.forEach { name, value in
+            headerBlock.visit { name, value in
                 guard name.count >= wanted.count,
                     name.prefix(wanted.count).elementsEqual(
                         wanted, by: { ASCII.lowercased($0) == ASCII.lowercased($1) })

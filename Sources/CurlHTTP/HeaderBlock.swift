@@ -57,7 +57,7 @@ struct HeaderBlock: Sendable {
     }
 
     /// Calls `body` with each header's name and value bytes, in order.
-    func forEach(_ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Void) {
+    func visit(_ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Void) {
         bytes.withUnsafeBufferPointer { all in
             for f in fields {
                 body(
