@@ -42,7 +42,9 @@ let package = Package(
         .target(name: "StrictJSON", dependencies: ["PlatformSupport"]),
         .target(name: "CryptoPrimitives", dependencies: ["COpenSSL", "CCryptoShim", "StrictJSON", "PlatformSupport"]),
         .target(name: "CurlHTTP", dependencies: ["CCurlShim", "PlatformSupport"]),
-        .target(name: "LambdaRuntime", dependencies: ["CurlHTTP", "StrictJSON", "PlatformSupport"]),
+        // glibc's allocator settings for a long-running process on one thread (mallopt).
+        .target(name: "CMallocShim"),
+        .target(name: "LambdaRuntime", dependencies: ["CurlHTTP", "StrictJSON", "PlatformSupport", "CMallocShim"]),
         .target(name: "SigV4", dependencies: ["CryptoPrimitives", "PlatformSupport"]),
         .target(
             name: "AWSClients",
