@@ -42,7 +42,9 @@ let package = Package(
         .target(name: "StrictJSON", dependencies: ["PlatformSupport"]),
         .target(name: "CryptoPrimitives", dependencies: ["COpenSSL", "CCryptoShim", "StrictJSON", "PlatformSupport"]),
         .target(name: "CurlHTTP", dependencies: ["CCurlShim", "PlatformSupport"]),
-        .target(name: "LambdaRuntime", dependencies: ["CurlHTTP", "StrictJSON", "PlatformSupport"]),
+        // glibc's allocator settings for a long-running process on one thread (mallopt).
+        .target(name: "CMallocShim"),
+        .target(name: "LambdaRuntime", dependencies: ["CurlHTTP", "StrictJSON", "PlatformSupport", "CMallocShim"]),
         .target(name: "SigV4", dependencies: ["CryptoPrimitives", "PlatformSupport"]),
         .target(
             name: "AWSClients",
@@ -87,6 +89,7 @@ let package = Package(
             name: "authctl",
             dependencies: [
                 "AccountDomain", "AWSClients", "CurlHTTP", "StrictJSON", "PlatformSupport", "TokenVerification",
+                "SignInWithApple", "CryptoPrimitives",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // Test-only function: echo / throw / init-error / big-response, for runtime tests and the bench.
@@ -160,19 +163,20 @@ let package = Package(
         // Shared by the test targets (Foundation's Process: never linked into a function): the
         // loopback stand-ins' process and the independent Python `cryptography` checks.
         .target(name: "TestSupport", dependencies: ["StrictJSON"], path: "Tests/TestSupport"),
-        .testTarget(name: "PlatformSupportTests", dependencies: ["PlatformSupport"]),
-        .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
+        .testTarget(name: "PlatformSupportTests", dependencies: ["PlatformSupport", "TestSupport"]),
+        .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON", "TestSupport"]),
         .testTarget(
             name: "CryptoPrimitivesTests",
             dependencies: ["CryptoPrimitives", "StrictJSON", "PlatformSupport", "TestSupport"],
             resources: [.copy("Fixtures")]),
-        .testTarget(name: "CurlHTTPTests", dependencies: ["CurlHTTP", "PlatformSupport"]),
+        .testTarget(name: "CurlHTTPTests", dependencies: ["CurlHTTP", "PlatformSupport", "TestSupport"]),
         .testTarget(name: "LambdaRuntimeTests", dependencies: ["LambdaRuntime", "StrictJSON"]),
         .testTarget(
-            name: "SigV4Tests", dependencies: ["SigV4", "StrictJSON", "PlatformSupport"], resources: [.copy("Fixtures")]
-        ),
+            name: "SigV4Tests", dependencies: ["SigV4", "StrictJSON", "PlatformSupport", "CryptoPrimitives"],
+            resources: [.copy("Fixtures")]),
         .testTarget(
-            name: "AWSClientsTests", dependencies: ["AWSClients", "CurlHTTP", "PlatformSupport", "StrictJSON"],
+            name: "AWSClientsTests",
+            dependencies: ["AWSClients", "CurlHTTP", "PlatformSupport", "StrictJSON", "TestSupport"],
             exclude: ["Stubs"]),
         .testTarget(
             name: "TokenVerificationTests",
@@ -190,8 +194,10 @@ let package = Package(
             dependencies: [
                 "AppStoreServerAPI", "CryptoPrimitives", "CurlHTTP", "StrictJSON", "PlatformSupport", "TestSupport",
             ]),
-        .testTarget(name: "AccountDomainTests", dependencies: ["AccountDomain", "StrictJSON", "PlatformSupport"]),
-        .testTarget(name: "AuthServiceTests", dependencies: ["AuthService", "StrictJSON", "LambdaRuntime"]),
+        .testTarget(
+            name: "AccountDomainTests", dependencies: ["AccountDomain", "StrictJSON", "PlatformSupport", "TestSupport"]),
+        .testTarget(
+            name: "AuthServiceTests", dependencies: ["AuthService", "StrictJSON", "LambdaRuntime", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

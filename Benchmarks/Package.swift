@@ -42,8 +42,9 @@ let package = Package(
             name: "CryptoPrimitives", dependencies: ["COpenSSL", "CCryptoShim", "StrictJSON", "PlatformSupport"],
             path: "Backend/CryptoPrimitives"),
         .target(name: "CurlHTTP", dependencies: ["CCurlShim", "PlatformSupport"], path: "Backend/CurlHTTP"),
+        .target(name: "CMallocShim", path: "Backend/CMallocShim"),
         .target(
-            name: "LambdaRuntime", dependencies: ["CurlHTTP", "StrictJSON", "PlatformSupport"],
+            name: "LambdaRuntime", dependencies: ["CurlHTTP", "StrictJSON", "PlatformSupport", "CMallocShim"],
             path: "Backend/LambdaRuntime"),
         .target(name: "SigV4", dependencies: ["CryptoPrimitives", "PlatformSupport"], path: "Backend/SigV4"),
         .target(

@@ -5,13 +5,13 @@ in moto holding exactly them."""
 import json
 import urllib.request
 
-from .standins.grants import Resolver, load_template, managed_policy_statements, widened_for_moto
+from .standins.grants import CONFIGURED, Resolver, load_template, managed_policy_statements, widened_for_moto
 
 REGION = "us-east-1"
 
 
 def operator_policy(bucket: str, moto_form: bool = True) -> dict:
-    statements = managed_policy_statements("OperatorPolicy", Resolver(load_template(), bucket))
+    statements = managed_policy_statements("OperatorPolicy", Resolver(load_template(), bucket, parameters=CONFIGURED))
     return {"Version": "2012-10-17", "Statement": widened_for_moto(statements) if moto_form else statements}
 
 

@@ -26,6 +26,13 @@ APPLE_AUTH_URL, APPLE_CLIENT_ID). {"apple_code": sub, "email": optional} → {"c
 {"token": n, "revoke": m}; {"apple_fail_next": n, "status": 503} → {"ok"}; {"apple_down": bool,
 "hang": bool} → {"ok"}; {"apple_sub_override": sub | null} → {"ok"}; {"apple_foreign_key": true}
 → {"pem"}: a fresh P-256 key Apple does not know.
+An app transfer's side (standins/apple_migration.py): {"apple_add_team": id, "key_id": kid} →
+{"ok"}; {"apple_users": [person, ...]} → {"subs": [...]} (their sub under the app's team);
+{"apple_transfer_sub": person, "target": team} → {"transfer_sub"}; {"apple_throttle_next": n,
+"retry_after": s} → {"ok"}; {"apple_expire_tokens_at": n} → {"ok"}; {"apple_migration_counts":
+true} → the counts (client_credentials, usermigrationinfo, throttled, transfer_sub, exchange);
+{"apple_transfer": team} → {"ok"} (the app moves there now); {"apple_team_env": team} → that team's
+settings as "apple_auth" has them.
 """
 import argparse
 import json
@@ -34,6 +41,7 @@ import sys
 import time
 
 from .standins import AppleAuthServer, IdentityProvider, MotoServer
+from .standins.apple_migration import transfer_sub_for
 from .standins.idp import SigningKey
 from .standins.process import run_main
 
@@ -142,6 +150,30 @@ def handle_apple(cmd: dict, apple) -> dict:
         return {"ok": True}
     if "apple_foreign_key" in cmd:
         return {"pem": AppleAuthServer(apple.idp).private_key_pem()}
+    if "apple_team_env" in cmd:
+        return apple.function_env(cmd["apple_team_env"])
+    return handle_migration(cmd, apple.migration)
+
+
+def handle_migration(cmd: dict, migration) -> dict:
+    if "apple_add_team" in cmd:
+        migration.add_team(cmd["apple_add_team"], cmd["key_id"])
+        return {"ok": True}
+    if "apple_users" in cmd:
+        return {"subs": migration.users(cmd["apple_users"])}
+    if "apple_transfer_sub" in cmd:
+        return {"transfer_sub": transfer_sub_for(cmd["target"], cmd["apple_transfer_sub"])}
+    if "apple_throttle_next" in cmd:
+        migration.throttle_next(int(cmd["apple_throttle_next"]), retry_after=int(cmd.get("retry_after", 1)))
+        return {"ok": True}
+    if "apple_expire_tokens_at" in cmd:
+        migration.expire_tokens_at(int(cmd["apple_expire_tokens_at"]))
+        return {"ok": True}
+    if "apple_migration_counts" in cmd:
+        return dict(migration.counts)
+    if "apple_transfer" in cmd:
+        migration.transfer(cmd["apple_transfer"])
+        return {"ok": True}
     return {"error": "unknown command"}
 
 

@@ -254,9 +254,7 @@ package final class S3Client {
     }
 
     private static func metadata(_ response: HTTPResponse) -> [(String, String)] {
-        response.headers.compactMap { h in
-            let lower = h.name.lowercasedASCII()
-            return lower.hasPrefix("x-amz-meta-") ? (String(lower.dropFirst(11)), h.value) : nil
-        }
+        // Read in place: only a metadata header's name is copied (and lowercased).
+        response.headers(namePrefix: "x-amz-meta-").map { ($0.suffix.lowercasedASCII(), $0.value) }
     }
 }

@@ -69,7 +69,7 @@ enum XMLReader {
             elements += 1
             guard i < b.count, b[i] == UInt8(ascii: "<") else { return nil }
             i += 1
-            guard let qname = name() else { return nil }
+            guard let qname = nameRange() else { return nil }
             var node = XMLTag(name: localName(qname))
             // Attributes: name="value" or name='value', skipped.
             while true {
@@ -84,7 +84,7 @@ enum XMLReader {
                     i += 1
                     break
                 }
-                guard name() != nil else { return nil }
+                guard nameRange() != nil else { return nil }
                 while i < b.count, isSpace(b[i]) { i += 1 }
                 guard i < b.count, b[i] == UInt8(ascii: "=") else { return nil }
                 i += 1
@@ -99,24 +99,27 @@ enum XMLReader {
                 guard i < b.count else { return nil }
                 i += 1
             }
-            // Content.
+            // Content. Character data is taken in runs up to the next `<` or `&`; an element whose
+            // text is one run (the usual case) is made a String straight from the input.
             var text: [UInt8] = []
+            var run: Range<Int>? = nil
             while true {
                 guard i < b.count else { return nil }
                 if b[i] == UInt8(ascii: "<") {
                     if has("</") {
                         i += 2
-                        guard let closing = name(), closing == qname else { return nil }
+                        guard let closing = nameRange(), same(closing, qname) else { return nil }
                         while i < b.count, isSpace(b[i]) { i += 1 }
                         guard i < b.count, b[i] == UInt8(ascii: ">") else { return nil }
                         i += 1
-                        guard let decoded = String(validating: text, as: UTF8.self) else { return nil }
+                        guard let decoded = run.map({ utf8String(b[$0]) }) ?? utf8String(text[...]) else { return nil }
                         node.text = decoded
                         return node
                     } else if has("<![CDATA[") {
                         i += 9
                         let start = i
                         guard skip(past: "]]>") else { return nil }
+                        flush(&run, into: &text)
                         text.append(contentsOf: b[start..<(i - 3)])
                     } else if has("<!--") {
                         guard skip(past: "-->") else { return nil }
@@ -130,12 +133,37 @@ enum XMLReader {
                     }
                 } else if b[i] == UInt8(ascii: "&") {
                     guard let decoded = entity() else { return nil }
+                    flush(&run, into: &text)
                     text.append(contentsOf: decoded)
                 } else {
-                    text.append(b[i])
-                    i += 1
+                    let start = i
+                    while i < b.count, b[i] != UInt8(ascii: "<"), b[i] != UInt8(ascii: "&") { i += 1 }
+                    if run == nil && text.isEmpty {
+                        run = start..<i
+                    } else {
+                        flush(&run, into: &text)
+                        text.append(contentsOf: b[start..<i])
+                    }
                 }
             }
+        }
+
+        /// Moves a pending run of character data into `text`, where later pieces join it.
+        func flush(_ run: inout Range<Int>?, into text: inout [UInt8]) {
+            guard let pending = run else { return }
+            text.append(contentsOf: b[pending])
+            run = nil
+        }
+
+        /// Strict UTF-8 (nil for invalid bytes); ASCII, what S3 and STS send, without the generic
+        /// validation's metadata look-ups.
+        func utf8String(_ bytes: ArraySlice<UInt8>) -> String? {
+            if !bytes.contains(where: { $0 >= 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
+            return String(validating: bytes, as: UTF8.self)
+        }
+
+        func same(_ a: Range<Int>, _ c: Range<Int>) -> Bool {
+            a.count == c.count && b[a].elementsEqual(b[c])
         }
 
         /// A reference at `i` (`&amp;`, `&#60;`, `&#x3C;`), as UTF-8 bytes.
@@ -161,7 +189,8 @@ enum XMLReader {
             }
         }
 
-        mutating func name() -> String? {
+        /// The bytes of a name at `i` (a qualified one, prefix included).
+        mutating func nameRange() -> Range<Int>? {
             let start = i
             while i < b.count, !isSpace(b[i]), b[i] != UInt8(ascii: ">"), b[i] != UInt8(ascii: "/"),
                 b[i] != UInt8(ascii: "="),
@@ -169,12 +198,13 @@ enum XMLReader {
                 b[i] != UInt8(ascii: "'")
             { i += 1 }
             guard i > start, i - start <= 256 else { return nil }
-            return String(decoding: b[start..<i], as: UTF8.self)
+            return start..<i
         }
 
-        func localName(_ qname: String) -> String {
-            if let colon = qname.lastIndex(of: ":") { return String(qname[qname.index(after: colon)...]) }
-            return qname
+        /// The name without its namespace prefix (what follows the last `:`).
+        func localName(_ qname: Range<Int>) -> String {
+            let local = b[qname].lastIndex(of: UInt8(ascii: ":")).map { ($0 + 1)..<qname.upperBound } ?? qname
+            return String(decoding: b[local], as: UTF8.self)
         }
 
         func has(_ literal: StaticString) -> Bool {

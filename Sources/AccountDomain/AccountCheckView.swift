@@ -18,6 +18,11 @@ struct AccountCheckView {
     var listedFiles: [String: StoredDocument<IdentityMapping>] = [:]
     /// Purchase claims that name this account, by key.
     var claims: [String: IdentityMapping] = [:]
+    /// App transfers' files that name this account, by key (contract v4).
+    var transferFiles: [String: IdentityMapping] = [:]
+    /// The file at each key of a transfer providers.json has prepared and not re-keyed yet,
+    /// whatever account it names (absent: there is none).
+    var preparedFiles: [String: StoredDocument<IdentityMapping>] = [:]
     /// Google's suspension records of the Google identities it lists, by `sub` (absent: none).
     var suspensions: [String: StoredDocument<IdentitySuspension>] = [:]
 
@@ -37,6 +42,14 @@ struct AccountCheckView {
         guard let (doc, _) = providers.value else { return [] }
         return doc.providers.map { AccountKeys.identity($0.type, $0.id) }
             + doc.pending.map { AccountKeys.identity($0.type, $0.id) }
+    }
+
+    /// The keys of the transfer files providers.json has prepared and not re-keyed yet.
+    var preparedKeys: [String] {
+        guard let (doc, _) = providers.value, !doc.isDeleted else { return [] }
+        return doc.providers.flatMap { link in
+            link.transfers.filter { $0.rekeyedFrom == nil }.map { AccountKeys.appleTransfer($0.sub) }
+        }
     }
 
     /// The `sub`s of the Google identities providers.json lists.
@@ -74,12 +87,16 @@ struct AccountCheckView {
                     add(.identityNamesDeletedAccount, key)
                     continue
                 }
-                switch doc.state(of: provider, id: sub, linkID: m.linkID) {
+                switch doc.state(of: provider, id: sub, linkID: m.linkID, transferSub: m.transferSub) {
                 case .active: break
+                case .rekeying: add(.unfinishedRekey, key)
                 case .pending:
                     let since = doc.pending.first { $0.linkID == m.linkID }?.sinceMs ?? nowMs
                     if nowMs - since >= ProvidersDocument.pendingLifetimeMs { add(.unlistedIdentity, key) }
                 case .legacyUnlisted: add(.unlistedIdentity, key)
+                // The old file of a re-key committed and not cleaned up: that re-key's finding
+                // (on providers.json) covers it, and its clean-up removes it.
+                case .stale where doc.isOldFileOfUnfinishedRekey(provider, id: sub, linkID: m.linkID): break
                 case .stale: add(.staleIdentityFile, key)
                 }
             }
@@ -119,6 +136,7 @@ struct AccountCheckView {
         if isDeleted == true {
             for key in claims.keys.sorted() { add(.claimNamesDeletedAccount, key) }
         }
+        transferFindings(add)
         if let (record, _, keysFailed) = deletion.value {
             if !record.isDone && nowMs - record.requestedAtMs > deletionBoundMs {
                 add(.deletionStuck, AccountKeys.deletion(uuid))

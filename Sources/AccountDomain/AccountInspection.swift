@@ -38,21 +38,24 @@ package struct AccountInspection: Sendable {
         o["profile"] = profile?.json ?? .null
         o["providers"] = .array(
             (providers?.providers ?? []).map { link in
-                .object(
-                    JSONObject([
-                        ("type", .string(link.type.rawValue)), ("id", .string(link.id)),
-                        ("email", link.email.map(JSONValue.string) ?? .null),
-                        ("displayName", link.displayName.map(JSONValue.string) ?? .null),
-                        ("linkedAt", .string(link.linkedAt)), ("lastUsed", .string(link.lastUsed)),
-                        ("isPrimary", .bool(link.isPrimary)),
-                        ("emailDeliverable", link.emailDeliverable.map(JSONValue.bool) ?? .null),
-                        ("sessionsEndedAt", ts(link.sessionsNotBeforeMs)),
-                        ("suspension", link.suspension?.json ?? .null),
-                        (
-                            "suspensionRecord",
-                            (link.type == .google ? suspensionRecords[link.id] : nil).map(\.json) ?? .null
-                        ),
-                    ]))
+                var l = JSONObject([
+                    ("type", .string(link.type.rawValue)), ("id", .string(link.id)),
+                    ("email", link.email.map(JSONValue.string) ?? .null),
+                    ("displayName", link.displayName.map(JSONValue.string) ?? .null),
+                    ("linkedAt", .string(link.linkedAt)), ("lastUsed", .string(link.lastUsed)),
+                    ("isPrimary", .bool(link.isPrimary)),
+                    ("emailDeliverable", link.emailDeliverable.map(JSONValue.bool) ?? .null),
+                    ("sessionsEndedAt", ts(link.sessionsNotBeforeMs)),
+                    ("suspension", link.suspension?.json ?? .null),
+                    (
+                        "suspensionRecord",
+                        (link.type == .google ? suspensionRecords[link.id] : nil).map(\.json) ?? .null
+                    ),
+                ])
+                // An app transfer (contract v4): the ids before a re-key, the transfers prepared.
+                if !link.formerIDs.isEmpty { l["formerIDs"] = .array(link.formerIDs.map(JSONValue.string)) }
+                if !link.transfers.isEmpty { l["transfers"] = .array(link.transfers.map(\.json)) }
+                return .object(l)
             })
         var disabled: JSONValue = .null
         if let d = providers?.disabled {

@@ -7,6 +7,16 @@ package enum AccountKeys {
         "identities/\(provider.rawValue)/\(providerID)"
     }
 
+    /// An app transfer's file (contract v4): the UUID of the account whose Apple identity the
+    /// transfer moves, named by the user's `transfer_sub` for the recipient team.
+    static func appleTransfer(_ transferSub: String) -> String { appleTransferPrefix + transferSub }
+    static let appleTransferPrefix = "identities/apple-transfer/"
+    static let appleIdentityPrefix = "identities/apple/"
+
+    /// The operator's `apple-transfer prepare` progress toward one recipient team (docs/API.md,
+    /// "S3 layout"): where a run that stopped continues.
+    static func transferProgress(_ team: String) -> String { "operator/apple-transfer/\(team).json" }
+
     static func userPrefix(_ uuid: String) -> String { "users/\(uuid)/" }
     static func profile(_ uuid: String) -> String { "users/\(uuid)/account/profile.json" }
     static func providers(_ uuid: String) -> String { "users/\(uuid)/account/providers.json" }
@@ -44,6 +54,9 @@ package enum AccountKeys {
 
     /// User metadata of an identity file: the link id it was created with (see `ProvidersDocument`).
     static let linkIDMetadata = "link-id"
+    /// User metadata of a re-key's new identity file: the transfer it came from, so whoever meets
+    /// the file before providers.json lists it can finish the re-key (`LinkState.rekeying`).
+    static let transferSubMetadata = "transfer-sub"
 
     /// A session id or link id as this service makes them: 32 lowercase hex characters.
     package static func isHexID(_ s: String) -> Bool { s.utf8.count == 32 && s.utf8.allSatisfy(ASCII.isLowerHex) }

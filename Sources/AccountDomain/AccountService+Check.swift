@@ -17,6 +17,8 @@ extension AccountService {
         var identitiesByAccount: [String: [String]] = [:]
         var claims: [String: IdentityMapping] = [:]
         var claimsByAccount: [String: [String]] = [:]
+        var transfers: [String: IdentityMapping] = [:]
+        var transfersByAccount: [String: [String]] = [:]
         var deletions: [String: StoredDocument<(DeletionRecord, etag: String, keysFailed: Int)>] = [:]
         var deletionsComplete = true
         /// Google's suspension records, by `sub` (`+CheckSuspensions`).
@@ -41,6 +43,15 @@ extension AccountService {
             index.identities[key] = m
             index.identitiesByAccount[m.uuid, default: []].append(key)
             report.identityFiles += 1
+        }
+        // App transfers' files (contract v4): a small prefix, one key per prepared Apple identity.
+        _ = readMappings(
+            AccountKeys.appleTransferPrefix, options, &report, deadline: deadline, progress: progress,
+            include: { _ in true }
+        ) { key, m, report in
+            index.transfers[key] = m
+            index.transfersByAccount[m.uuid, default: []].append(key)
+            report.transferFiles += 1
         }
         _ = readMappings(
             "purchases/apple/", options, &report, deadline: deadline, progress: progress, include: { _ in true }
@@ -78,7 +89,8 @@ extension AccountService {
         }
         // Accounts named by a mapping file but not listed under users/ (never made, or purged):
         // read by key, as every other account, never judged missing from the listing.
-        let named = Set(index.identitiesByAccount.keys).union(index.claimsByAccount.keys).subtracting(seen)
+        let named = Set(index.identitiesByAccount.keys).union(index.claimsByAccount.keys)
+            .union(index.transfersByAccount.keys).subtracting(seen)
         for view in views(of: named.sorted(), index, &report, deadline: deadline) {
             report.findings += view.findings(nowMs: nowMs, deletionBoundMs: deletionBoundMs())
         }
@@ -164,6 +176,7 @@ extension AccountService {
                 : storedDeletion(read[AccountKeys.deletion(uuid)] ?? nil, key: AccountKeys.deletion(uuid))
             for key in index.identitiesByAccount[uuid] ?? [] { view.identityFiles[key] = index.identities[key] }
             for key in index.claimsByAccount[uuid] ?? [] { view.claims[key] = index.claims[key] }
+            for key in index.transfersByAccount[uuid] ?? [] { view.transferFiles[key] = index.transfers[key] }
             views.append(view)
         }
         // Google's suspension records of the listed Google identities: from the index, else (its
@@ -181,20 +194,29 @@ extension AccountService {
                         ? .absent : stored(read[key] ?? nil, key: key, IdentitySuspension.init(json:)))
             }
         }
-        // The files of listed identities: from the index, else read by key (an absent key in a
-        // listing proves nothing; a GET does).
-        let missing = Set(views.flatMap(\.listedKeys)).subtracting(index.identities.keys).sorted()
+        // The files of listed identities and prepared transfers: from the index, else read by key
+        // (an absent key in a listing proves nothing; a GET does).
+        let known = index.identities.merging(index.transfers) { a, _ in a }
+        let missing = Set(views.flatMap { $0.listedKeys + $0.preparedKeys }).subtracting(known.keys).sorted()
         absorb(readEach(missing, deadline: deadline))
         for i in views.indices {
-            for key in views[i].listedKeys {
-                if let m = index.identities[key] {
-                    views[i].listedFiles[key] = .present(m)
+            for key in views[i].listedKeys + views[i].preparedKeys {
+                let file: StoredDocument<IdentityMapping>
+                if let m = known[key] {
+                    file = .present(m)
                 } else if !failed.contains(key) {
-                    views[i].listedFiles[key] = storedMapping(read[key] ?? nil, key: key)
+                    file = storedMapping(read[key] ?? nil, key: key)
+                } else {
+                    continue
+                }
+                if key.hasPrefix(AccountKeys.appleTransferPrefix) {
+                    views[i].preparedFiles[key] = file
+                } else {
+                    views[i].listedFiles[key] = file
                 }
             }
         }
-        return views.filter { view in !view.listedKeys.contains(where: failed.contains) }
+        return views.filter { view in !(view.listedKeys + view.preparedKeys).contains(where: failed.contains) }
     }
 
     /// The identity an identity file's key names.

@@ -94,17 +94,24 @@ extension AccountService {
             ($0, etag: providers?.etag ?? "")
         }
         view.deletion = storedDeletion(objects[first[2]] ?? nil, key: first[2])
-        let listed = view.listedKeys.filter { objects[$0] == nil }
+        let listed = (view.listedKeys + view.preparedKeys).filter { objects[$0] == nil }
         for (key, result) in readEach(listed, deadline: deadline) { objects[key] = try result.get() }
         for (key, result) in readEach(AccountService.suspensionKeys(view), deadline: deadline) {
             let sub = String(key.dropFirst(AccountKeys.suspensionsPrefix(.google).utf8.count).dropLast(5))
             view.suspensions[sub] = stored(try result.get(), key: key, IdentitySuspension.init(json:))
         }
-        for key in mappingKeys.union(view.listedKeys) {
+        for key in mappingKeys.union(view.listedKeys).union(view.preparedKeys) {
             let file = storedMapping(objects[key] ?? nil, key: key)
             if view.listedKeys.contains(key) { view.listedFiles[key] = file }
+            if view.preparedKeys.contains(key) { view.preparedFiles[key] = file }
             guard let m = file.value, m.uuid == uuid else { continue }
-            if key.hasPrefix("identities/") { view.identityFiles[key] = m } else { view.claims[key] = m }
+            if key.hasPrefix(AccountKeys.appleTransferPrefix) {
+                view.transferFiles[key] = m
+            } else if key.hasPrefix("identities/") {
+                view.identityFiles[key] = m
+            } else {
+                view.claims[key] = m
+            }
         }
         return view
     }
@@ -169,6 +176,9 @@ extension AccountService {
             let progress = try advance(
                 f.serviceUserID, (record, etag), purgeUntil: deadline.earlier(by: 2_000), deadline: deadline)
             if progress.pending { return "still pending: purge or second pass not due yet; run again later" }
+        case .unfinishedRekey, .transferNamesMissingAccount, .transferNamesDeletedAccount, .staleTransferFile,
+            .preparedTransferWithoutFile:
+            return try repairTransferNote(f, view, deadline: deadline)
         case .unreadableDocument:
             return "left for a person: read the object's versions"
         }

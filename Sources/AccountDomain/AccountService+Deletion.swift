@@ -167,8 +167,9 @@ extension AccountService {
         return (latest, allowed)
     }
 
-    /// Removes every identity file (listed, pending or retired link) and purchase claim that
-    /// names the account, each exactly as read. True when a pending link's file was not there
+    /// Removes every identity file (listed, pending or retired link, or the former id of a re-key
+    /// not cleaned up), app-transfer file and purchase claim that names the account, each exactly
+    /// as read. True when a pending link's file was not there
     /// (yet): that link may still write it.
     @discardableResult
     func removeMappings(_ uuid: String, of account: Account, deadline: Deadline) throws(AccountError) -> Bool {
@@ -180,14 +181,22 @@ extension AccountService {
     ) throws(AccountError) -> Bool {
         // A claim older than any invocation can run belongs to a link that is over.
         let now = environment.now()
+        // Likewise a transfer the operator's `prepare` recorded whose file is not there yet: that
+        // run may still write it (contract v4; it takes back a file it finds deleted, unless it
+        // stops first).
         let pendingKeys = Set(
             doc.pending.filter { $0.sinceMs + AccountService.linkSettleMs > now }
-                .map { AccountKeys.identity($0.type, $0.id) })
+                .map { AccountKeys.identity($0.type, $0.id) }
+                + doc.providers.flatMap { link in
+                    link.transfers.filter { $0.rekeyedFrom == nil && $0.atMs + AccountService.linkSettleMs > now }
+                        .map { AccountKeys.appleTransfer($0.sub) }
+                })
         var keys = doc.providers.map { AccountKeys.identity($0.type, $0.id) }
         keys +=
             doc.pending.map { AccountKeys.identity($0.type, $0.id) }
             + doc.retired.map { AccountKeys.identity($0.type, $0.id) }
         keys += doc.purchases.map(AccountKeys.purchaseClaim)
+        keys += doc.transferMappingKeys
         keys = Array(Set(keys)).sorted()
         var reads = Round()
         let slots = keys.map { reads.get($0) }

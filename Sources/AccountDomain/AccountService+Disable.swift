@@ -43,7 +43,8 @@ extension AccountService {
         let doc = try decodeDocument(
             providers.body, key: AccountKeys.providers(m.uuid), ProvidersDocument.init(json:))
         guard doc.isActiveButDisabled,
-            doc.state(of: identity.provider, id: identity.subject, linkID: m.linkID) != .stale
+            doc.state(of: identity.provider, id: identity.subject, linkID: m.linkID, transferSub: m.transferSub)
+                != .stale
         else { return false }
         try erase(AccountKeys.session(session.serviceUserID, session.sessionID), deadline: deadline)
         return true

@@ -6,6 +6,8 @@ struct IdentityMapping {
     var uuid: String
     /// Nil for files written before link ids existed.
     var linkID: String?
+    /// The transfer a re-key's new identity file came from (contract v4); nil for every other file.
+    var transferSub: String? = nil
     /// As read (ETag and version, for a delete of exactly this file); nil for one not yet written.
     var object: S3Object?
 }
@@ -23,15 +25,20 @@ extension AccountService {
         if let linkID, !AccountKeys.isHexID(linkID) {
             throw .corruptDocument(key: key, reason: "identity file has a malformed link id")
         }
-        return IdentityMapping(uuid: text, linkID: linkID, object: object)
+        let transferSub = object.metadata(AccountKeys.transferSubMetadata)
+        if let transferSub, !AccountKeys.isValidProviderID(transferSub) {
+            throw .corruptDocument(key: key, reason: "identity file has a malformed transfer identifier")
+        }
+        return IdentityMapping(uuid: text, linkID: linkID, transferSub: transferSub, object: object)
     }
 
     /// Creates the identity file (`If-None-Match: *`, never overwritten): the UUID as text, the
     /// link id as metadata.
-    func identityPut(_ key: String, uuid: String, linkID: String) -> S3Put {
+    func identityPut(_ key: String, uuid: String, linkID: String?, transferSub: String? = nil) -> S3Put {
         S3Put(
             key: key, body: Array(uuid.utf8), contentType: "text/plain", condition: .ifNoneMatch,
-            metadata: [(AccountKeys.linkIDMetadata, linkID)])
+            metadata: (linkID.map { [(AccountKeys.linkIDMetadata, $0)] } ?? [])
+                + (transferSub.map { [(AccountKeys.transferSubMetadata, $0)] } ?? []))
     }
 
     /// Deletes exactly the identity file that was read, never a newer one under the same key: by

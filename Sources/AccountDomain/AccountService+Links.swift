@@ -35,9 +35,17 @@ extension AccountService {
                 throw .sessionInvalid(reason: "the account is incomplete; sign in again to complete it")
             }
             account = fresh
-            switch account.providers.state(of: identity.provider, id: identity.subject, linkID: existing.linkID) {
+            switch account.providers.state(
+                of: identity.provider, id: identity.subject, linkID: existing.linkID, transferSub: existing.transferSub)
+            {
             case .active:
                 return LinkOutcome(status: .alreadyLinked, account: account)
+            case .rekeying:
+                // This account's app-transfer re-key to this very identity stopped after its file.
+                if let moved = try finishRekey(existing, identity, deadline: deadline) {
+                    return LinkOutcome(status: .alreadyLinked, account: moved)
+                }
+                _ = try backend.delete(key, identityDelete(existing), deadline: deadline)
             case .pending, .legacyUnlisted:
                 // An earlier attempt (this client's, or a concurrent one) got as far as the file.
                 if let completed = try completeLink(account, existing, identity, deadline: deadline) {

@@ -7,7 +7,8 @@ extension AccountService {
     /// Retires the provider's link in providers.json (atomically with the last-provider check:
     /// the commit point; every session of that link stops working), cancels a link of it under
     /// way, then deletes the identity files of the provider's retired links that still map here
-    /// (this one's, and any an earlier unlink left behind), each exactly as read. `subject`, when
+    /// (this one's, and any an earlier unlink left behind), with their app-transfer files
+    /// (contract v4), each exactly as read. `subject`, when
     /// given (Apple's `account-delete` names the Apple ID), retires only that identity: a link of
     /// another identity of the provider made since is left alone (`providerNotLinked`).
     /// `refusesDisabled`: the user's unlink, refused (ACCOUNT_DISABLED) on the document it would
@@ -30,7 +31,9 @@ extension AccountService {
             if let i = doc.providers.firstIndex(where: { named($0.type, $0.id) }) {
                 guard doc.providers.count > 1 else { throw .lastProvider }
                 let link = doc.providers.remove(at: i)
-                doc.retire(provider, id: link.id, linkID: link.linkID, nowMs: now)
+                // Its app-transfer files sign nothing in once it is gone (contract v4): kept on the
+                // retired entry, so that they are removed below, by a retry, or by the deletion.
+                doc.retire(provider, id: link.id, linkID: link.linkID, nowMs: now, transfers: link.transfers)
                 doc.normalizePrimary()
                 committed = true
                 return true
@@ -49,12 +52,27 @@ extension AccountService {
         let retired = account.providers.retired.filter { $0.type == provider }
         var reads = Round()
         let slots = retired.map { reads.get(AccountKeys.identity(provider, $0.id)) }
+        // The retired links' app-transfer files, and the old identity files of their re-keys not
+        // cleaned up (contract v4), when they still name this account (and link).
+        let transferFiles = retired.flatMap { link in
+            link.transfers.flatMap { t in
+                [(AccountKeys.appleTransfer(t.sub), String?.none)]
+                    + (t.rekeyedFrom.map { [(AccountKeys.identity(.apple, $0), link.linkID)] } ?? [])
+            }
+        }
+        let transferSlots = transferFiles.map { reads.get($0.0) }
         let answers = backend.run(reads, deadline: deadline)
         var deletes = Round()
         var deleteSlots: [Round.Slot<S3DeleteOutcome>] = []
         for (link, slot) in zip(retired, slots) {
             let key = AccountKeys.identity(provider, link.id)
             guard let file = try mapping(answers.value(slot), key: key), file.uuid == uuid, file.linkID == link.linkID
+            else { continue }
+            deleteSlots.append(deletes.delete(key, identityDelete(file)))
+        }
+        for ((key, linkID), slot) in zip(transferFiles, transferSlots) {
+            guard let file = try mapping(answers.value(slot), key: key), file.uuid == uuid,
+                linkID == nil || file.linkID == linkID
             else { continue }
             deleteSlots.append(deletes.delete(key, identityDelete(file)))
         }

@@ -19,8 +19,9 @@ extension AccountService {
             throw .internalError("provider subject failed validation")
         }
         let key = AccountKeys.identity(identity.provider, identity.subject)
-        // A stale identity file is removed once and the sign-in starts over as if there had been none.
-        for _ in 0..<2 {
+        // A stale identity file is removed once and the sign-in starts over as if there had been none;
+        // an app transfer's re-key that meets a file another sign-in just wrote reads it again.
+        for _ in 0..<3 {
             let read = try readIdentity(key, identity, deadline: deadline)
             var found = read.file
             if let record = read.suspension, record.suspended {
@@ -28,6 +29,13 @@ extension AccountService {
                 throw .identitySuspended
             }
             if found == nil {
+                switch try signInThroughTransfer(
+                    identity, key: key, fullName: fullName, device: device, deadline: deadline)
+                {
+                case .signedIn(let outcome): return outcome
+                case .mapped: continue
+                case .ignored: break
+                }
                 guard intent != .signin else { throw .accountNotFound }
                 let fresh = IdentityMapping(uuid: environment.uuid(), linkID: environment.hexID(), object: nil)
                 switch try backend.put(identityPut(key, uuid: fresh.uuid, linkID: fresh.linkID!), deadline: deadline) {
@@ -111,7 +119,8 @@ extension AccountService {
             if let existing = try account(uuid: m.uuid, profile: docs.profile, providers: docs.providers) {
                 guard
                     existing.providers.isDeleted
-                        || existing.providers.state(of: identity.provider, id: identity.subject, linkID: m.linkID)
+                        || existing.providers.state(
+                            of: identity.provider, id: identity.subject, linkID: m.linkID, transferSub: m.transferSub)
                             == .stale
                 else { throw existing.providers.isDisabled ? .accountDisabled : .accountAlreadyExists }
                 try discard(m, key: key, session: nil, deadline: deadline)
@@ -140,6 +149,7 @@ extension AccountService {
         let credentials = try answers.value(credentialsSlot)
         var acct: Account
         var isNewUser = intent == .signup
+        var rekeyed = false
         if let loaded = try account(uuid: m.uuid, profile: p, providers: v) {
             acct = loaded
         } else if try isCommittedDeletion(m.uuid, deadline: deadline) {
@@ -157,8 +167,11 @@ extension AccountService {
             try discard(m, key: key, session: record, deadline: deadline)
             return .stale
         }
-        switch acct.providers.state(of: identity.provider, id: identity.subject, linkID: m.linkID) {
+        switch acct.providers.state(
+            of: identity.provider, id: identity.subject, linkID: m.linkID, transferSub: m.transferSub)
+        {
         case .active:
+            acct = finishRekeysQuietly(acct, deadline: deadline)
             if identity.provider == .google {
                 acct = try refusingSession(record, deadline: deadline) { [acct, wroteListing] () throws(AccountError) in
                     wroteListing
@@ -169,6 +182,15 @@ extension AccountService {
                 }
             }
             acct = refreshLastUsed(acct, identity: identity, deadline: deadline)
+        case .rekeying:
+            // An app transfer's re-key stopped after its new identity file: finish it, as that
+            // sign-in would have (contract v4).
+            guard let moved = try finishRekey(m, identity, deadline: deadline) else {
+                try discard(m, key: key, session: record, deadline: deadline)
+                return .stale
+            }
+            acct = moved
+            rekeyed = true
         case .pending, .legacyUnlisted:
             // Disabled since this sign-in read the account: refused, its session record erased.
             let completion = try refusingSession(record, deadline: deadline) { [acct] () throws(AccountError) in
@@ -186,7 +208,8 @@ extension AccountService {
             return .stale
         }
         return .signedIn(
-            SignInOutcome(isNewUser: isNewUser, account: acct, session: issued(credentials, token, record)))
+            SignInOutcome(
+                isNewUser: isNewUser, account: acct, session: issued(credentials, token, record), rekeyed: rekeyed))
     }
 
     func newSession(
@@ -265,7 +288,7 @@ extension AccountService {
                 doc.providers.append(self.newLink(identity, linkID: nil, nowMs: now, primary: false))
                 doc.normalizePrimary()
                 return true
-            case .stale:
+            case .stale, .rekeying:
                 stale = true
                 return false
             }

@@ -202,6 +202,8 @@ extension AccountService {
             case .stale:
                 try discard(file, key: key, session: nil, deadline: deadline)
                 return
+            case .rekeying:
+                return  // an Apple app transfer's re-key (no transfer_sub is passed): never a Google file
             }
             _ = try applySuspension(
                 record, to: account, provider: identity.provider, id: identity.subject, deadline: deadline)

@@ -22,12 +22,13 @@ extension ProvidersDocument {
         if !retired.isEmpty {
             o["retired"] = .array(
                 retired.map { r in
-                    .object(
-                        JSONObject([
-                            ("type", .string(r.type.rawValue)), ("id", .string(r.id)),
-                            ("linkID", r.linkID.map(JSONValue.string) ?? .null),
-                            ("at", ts(r.atMs)),
-                        ]))
+                    var entry = JSONObject([
+                        ("type", .string(r.type.rawValue)), ("id", .string(r.id)),
+                        ("linkID", r.linkID.map(JSONValue.string) ?? .null),
+                        ("at", ts(r.atMs)),
+                    ])
+                    if !r.transfers.isEmpty { entry["transfers"] = .array(r.transfers.map(\.json)) }
+                    return .object(entry)
                 })
         }
         if let deletedAtMs { o["deletedAt"] = ts(deletedAtMs) }
@@ -60,7 +61,13 @@ extension ProvidersDocument {
             guard let r = item.objectValue, let type = provider(r["type"]), let id = r["id"]?.stringValue,
                 let at = ts(r["at"])
             else { return nil }
-            retired.append(RetiredLink(type: type, id: id, linkID: r["linkID"]?.stringValue, atMs: at))
+            var transfers: [PreparedTransfer] = []
+            for t in r["transfers"]?.arrayValue ?? [] {
+                guard let transfer = PreparedTransfer(json: t) else { return nil }
+                transfers.append(transfer)
+            }
+            retired.append(
+                RetiredLink(type: type, id: id, linkID: r["linkID"]?.stringValue, atMs: at, transfers: transfers))
         }
         self.init(primaryProvider: primary, providers: links, pending: pending, retired: retired)
         deletedAtMs = ts(o["deletedAt"])
@@ -88,6 +95,8 @@ extension ProviderLink {
             ("linkID", linkID.map(JSONValue.string) ?? .null),
         ])
         if let emailDeliverable { o["emailDeliverable"] = .bool(emailDeliverable) }
+        if !formerIDs.isEmpty { o["formerIDs"] = .array(formerIDs.map(JSONValue.string)) }
+        if !transfers.isEmpty { o["transfers"] = .array(transfers.map(\.json)) }
         if let sessionsNotBeforeMs {
             o["sessionsNotBefore"] = .string(ISO8601.format(milliseconds: sessionsNotBeforeMs, fractional: true))
         }
@@ -104,6 +113,14 @@ extension ProviderLink {
             linkedAt: linked, lastUsed: o["lastUsed"]?.stringValue ?? linked,
             isPrimary: o["isPrimary"]?.boolValue ?? false, linkID: o["linkID"]?.stringValue,
             emailDeliverable: o["emailDeliverable"]?.boolValue)
+        for item in o["formerIDs"]?.arrayValue ?? [] {
+            guard let id = item.stringValue else { return nil }
+            formerIDs.append(id)
+        }
+        for item in o["transfers"]?.arrayValue ?? [] {
+            guard let transfer = PreparedTransfer(json: item) else { return nil }
+            transfers.append(transfer)
+        }
         if let v = o["sessionsNotBefore"], v != .null {
             guard let ms = v.stringValue.flatMap(ISO8601.parse) else { return nil }
             sessionsNotBeforeMs = ms

@@ -65,10 +65,19 @@ package struct ProvidersDocument: Sendable, Equatable {
         case legacyUnlisted
         /// Unlinked, or never completed and since abandoned: the file is a leftover.
         case stale
+        /// The new identity file of an app transfer's re-key whose providers.json write has not
+        /// happened yet (contract v4): the file's link id is listed under the old id with the
+        /// transfer the file names, not yet re-keyed. Whoever meets it finishes the re-key.
+        case rekeying
     }
 
-    func state(of provider: IdentityProvider, id: String, linkID: String?) -> LinkState {
+    /// Where the identity file (`provider`, `id`, written with `linkID` and, for a re-key, the
+    /// `transferSub` it came from) stands in this document.
+    func state(of provider: IdentityProvider, id: String, linkID: String?, transferSub: String? = nil) -> LinkState {
         if providers.contains(where: { $0.type == provider && $0.id == id && $0.linkID == linkID }) { return .active }
+        if let transferSub, rekeyable(provider, linkID: linkID, transferSub: transferSub) != nil {
+            return .rekeying
+        }
         guard let linkID else {
             return providers.contains(where: { $0.type == provider }) ? .stale : .legacyUnlisted
         }
@@ -79,6 +88,11 @@ package struct ProvidersDocument: Sendable, Equatable {
     /// Whether a session that signed in with `identity` may still act (docs/API.md: "sessions
     /// follow their identity"). Records from before sessions carried their identity match a
     /// listed link of their provider that predates link ids.
+    ///
+    /// A link an app transfer re-keyed keeps its link id and its former ids (`formerIDs`), so a
+    /// session signed in before the transfer still follows it; an unlink removes the link with
+    /// its former ids, and a later link of the same identity has a new link id, so nothing revives
+    /// a session of an unlinked identity.
     func lists(_ identity: SessionIdentity) -> Bool { listedLink(identity) != nil }
 
     /// The entry a session that signed in with `identity` belongs to, if it is listed.
@@ -86,7 +100,9 @@ package struct ProvidersDocument: Sendable, Equatable {
         guard let sub = identity.subject else {
             return providers.first { $0.type == identity.provider && $0.linkID == nil }
         }
-        return providers.first { $0.type == identity.provider && $0.id == sub && $0.linkID == identity.linkID }
+        return providers.first {
+            $0.type == identity.provider && $0.linkID == identity.linkID && ($0.id == sub || $0.formerIDs.contains(sub))
+        }
     }
 
     /// Whether `record`'s session may still act: its identity is listed (`lists`), not suspended,
@@ -128,8 +144,10 @@ package struct ProvidersDocument: Sendable, Equatable {
     }
 
     /// Records an unlinked (or cancelled) link so its leftovers can be recognised and finished.
-    mutating func retire(_ provider: IdentityProvider, id: String, linkID: String?, nowMs: Int64) {
-        retired.append(RetiredLink(type: provider, id: id, linkID: linkID, atMs: nowMs))
+    mutating func retire(
+        _ provider: IdentityProvider, id: String, linkID: String?, nowMs: Int64, transfers: [PreparedTransfer] = []
+    ) {
+        retired.append(RetiredLink(type: provider, id: id, linkID: linkID, atMs: nowMs, transfers: transfers))
         retired = Array(retired.suffix(ProvidersDocument.maxRetired))
     }
 
@@ -160,6 +178,12 @@ package struct ProviderLink: Sendable, Equatable {
     /// Apple's `email-disabled` / `email-enabled` notifications: whether mail to the relay
     /// address is delivered. Nil until Apple has said.
     package var emailDeliverable: Bool?
+    /// The ids this link had before an app transfer re-keyed it (contract v4), oldest first: a
+    /// session signed in with one of them still follows this link (same link id), and nothing else
+    /// signs in with them any more.
+    package var formerIDs: [String] = []
+    /// App transfers prepared for this link (Apple only; see `PreparedTransfer`).
+    var transfers: [PreparedTransfer] = []
     /// Sessions signed in with this link before this instant no longer work (Google's
     /// `sessions-revoked`, `tokens-revoked`, `account-disabled`): one conditional write ends every
     /// one of them at once, however many there are and whatever sign-in raced the event.
@@ -201,4 +225,8 @@ struct RetiredLink: Sendable, Equatable {
     var id: String
     var linkID: String?
     var atMs: Int64
+    /// The app transfers the link had (contract v4): their files, and the old identity file of a
+    /// re-key not cleaned up, name the account until the unlink's clean-up (or a later one, or
+    /// the account's deletion) removes them.
+    var transfers: [PreparedTransfer] = []
 }

@@ -39,5 +39,5 @@ package struct RefreshToken: Sendable, Equatable {
 }
 
 extension String {
-    func replacingDashes() -> String { String(filter { $0 != "-" }) }
+    func replacingDashes() -> String { String(decoding: utf8.filter { $0 != UInt8(ascii: "-") }, as: UTF8.self) }
 }

@@ -6,6 +6,8 @@ package struct StoreCheckReport: Sendable {
     package var identityFiles = 0
     package var claims = 0
     package var deletions = 0
+    /// App transfers' files (`identities/apple-transfer/`, contract v4).
+    package var transferFiles = 0
     /// Google's suspension records (suspended or lifted).
     package var suspensions = 0
     /// Listing pages and requests made (the bench prints them).

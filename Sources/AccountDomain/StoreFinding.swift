@@ -24,6 +24,22 @@ package struct StoreFinding: Sendable, Equatable {
         /// A deletion whose purge could not remove some keys or uploads (`purge.keysFailed`):
         /// they are isolated and retried by the scheduled run; a person looks at what stays.
         case purgeKeysFailed = "purge-keys-failed"
+        /// An app transfer's re-key (contract v4) that stopped: its new identity file is written
+        /// and providers.json does not list it yet (the key is that file), or providers.json
+        /// committed it and the old identity file or the transfer files are still there (the key
+        /// is providers.json). Repaired by finishing it, as the next sign-in would.
+        case unfinishedRekey = "unfinished-rekey"
+        /// An app transfer's file (`identities/apple-transfer/`) naming an account that does not exist.
+        case transferNamesMissingAccount = "transfer-names-missing-account"
+        /// An app transfer's file naming a deleted account (the deletion removes it; this one stayed).
+        case transferNamesDeletedAccount = "transfer-names-deleted-account"
+        /// An app transfer's file whose account's Apple link is not prepared for it (unlinked,
+        /// re-keyed, or prepared again for another team): nothing signs in through it.
+        case staleTransferFile = "stale-transfer-file"
+        /// A transfer prepared in providers.json whose file is missing (the operator's `prepare`
+        /// stopped between its two writes) or names another account: the user's sign-in after the
+        /// transfer would not find the account.
+        case preparedTransferWithoutFile = "prepared-transfer-without-file"
         /// A document or mapping file whose bytes do not decode: nothing is judged against it,
         /// and nothing repairs it (a person reads it: `show`, or the object's versions).
         case unreadableDocument = "unreadable-document"

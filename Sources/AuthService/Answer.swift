@@ -40,6 +40,10 @@ extension Answer {
             answer.audit = AuditRecord(
                 operation: "signup", serviceUserID: o.account.serviceUserID,
                 provider: o.account.providers.primaryProvider.rawValue, outcome: "created")
+        } else if o.rekeyed {
+            answer.counts["AppleRekeys"] = 1
+            answer.audit = AuditRecord(
+                operation: "rekey", serviceUserID: o.account.serviceUserID, provider: "apple", outcome: "rekeyed")
         }
         return answer
     }

@@ -15,10 +15,13 @@ final class ServiceHandler: LambdaHandler {
 
     let function: AuthFunction
     let dependencies: ServiceDependencies
+    /// The metric records' directive, the same for every invocation.
+    let metricsDirective: JSONValue
 
     init(function: AuthFunction, dependencies: ServiceDependencies) {
         self.function = function
         self.dependencies = dependencies
+        metricsDirective = InvocationMetrics.directive(namespace: dependencies.configuration.metricsNamespace)
     }
 
     func handle(_ event: [UInt8], context: LambdaContext) throws -> [UInt8] {
@@ -35,7 +38,7 @@ final class ServiceHandler: LambdaHandler {
         var metrics = InvocationMetrics(
             namespace: dependencies.configuration.metricsNamespace, function: function.name, operation: "invalid",
             outcome: .refused, durationMilliseconds: 0, upstreamRequests: 0, upstreamRetries: 0,
-            timestampMilliseconds: started)
+            timestampMilliseconds: started, directive: metricsDirective)
         func record(_ outcome: InvocationMetrics.Outcome, _ code: ErrorCode?) {
             metrics.outcome = outcome
             metrics.errorCode = code?.rawValue

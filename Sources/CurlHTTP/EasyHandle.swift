@@ -11,7 +11,7 @@ package final class EasyHandle {
     /// Where `prepare` composes each request header line before curl copies it.
     private var headerScratch: [UInt8] = []
     private(set) var responseBody: [UInt8] = []
-    private(set) var responseHeaders: [(name: String, value: String)] = []
+    private(set) var responseHeaders = HeaderBlock()
     private var overflowed = false
     /// Larger responses fail with `.responseTooLarge` instead of growing without bound.
     var maxResponseBytes: Int
@@ -47,8 +47,7 @@ package final class EasyHandle {
         // shared with the caller, so keeping capacity would allocate a copy as large as the
         // largest answer ever received (a 300 KB event) for every transfer after it.
         responseBody = []
-        responseHeaders = []
-        responseHeaders.reserveCapacity(16)  // one allocation, not one per doubling
+        responseHeaders = HeaderBlock()
         overflowed = false
         transferLimit = request.maxResponseBytes ?? maxResponseBytes
         if let headerList {
@@ -123,7 +122,7 @@ package final class EasyHandle {
         guard code == CURLE_OK else { throw EasyHandle.error(for: code) }
         var status = 0
         ccurl_getinfo_long(raw, CURLINFO_RESPONSE_CODE, &status)
-        return HTTPResponse(status: status, headers: responseHeaders, body: responseBody)
+        return HTTPResponse(status: status, headerBlock: responseHeaders, body: responseBody)
     }
 
     static func error(for code: CURLcode) -> HTTPError {
@@ -149,23 +148,8 @@ package final class EasyHandle {
     }
 
     fileprivate func append(headerLine data: UnsafeRawBufferPointer) {
-        // Read in place: one String for the name and one for the value, nothing else allocated.
-        var end = data.count
-        while end > 0, data[end - 1] == UInt8(ascii: "\n") || data[end - 1] == UInt8(ascii: "\r") { end -= 1 }
-        let line = UnsafeRawBufferPointer(rebasing: data[..<end])
-        if line.starts(with: "HTTP/".utf8) {
-            // A new status line (after 100 Continue or a redirect): earlier headers are not this answer's.
-            responseHeaders.removeAll(keepingCapacity: true)
-            return
-        }
-        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return }
-        let name = String(decoding: line[..<colon], as: UTF8.self)
-        var valueStart = colon + 1
-        // HTTP's optional whitespace before a value: spaces and tabs (RFC 9110 §5.6.3).
-        while valueStart < line.count, line[valueStart] == UInt8(ascii: " ") || line[valueStart] == UInt8(ascii: "\t") {
-            valueStart += 1
-        }
-        responseHeaders.append((name, String(decoding: line[valueStart...], as: UTF8.self)))
+        // Kept as bytes; read in place by `HTTPResponse.header(_:)`.
+        responseHeaders.append(line: data)
     }
 }
 

@@ -1,3 +1,4 @@
+internal import CMallocShim
 import CurlHTTP
 import PlatformSupport
 
@@ -17,6 +18,8 @@ package enum Lambda {
     /// failure is posted to `/runtime/init/error` and the process exits non-zero. The process
     /// also exits non-zero when the Runtime API fails (`LambdaExit` has the statuses).
     package static func run<H: LambdaHandler>(_ makeHandler: (InitContext) throws -> H) -> Never {
+        // Before anything sizeable is allocated (CMallocShim says which settings, and why).
+        _ = cmalloc_settle_for_one_thread()
         let logger = Logger.fromEnvironment()
         guard let endpoint = Environment.nonEmpty("AWS_LAMBDA_RUNTIME_API") else {
             logger.log(

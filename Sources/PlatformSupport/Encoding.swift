@@ -56,10 +56,29 @@ package enum UUIDText {
     }
 
     package static func format<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
-        precondition(bytes.count == 16, "a UUID is 16 bytes")
-        let c = Array(Hex.encode(bytes))
-        return String(c[0..<8]) + "-" + String(c[8..<12]) + "-" + String(c[12..<16]) + "-" + String(c[16..<20]) + "-"
-            + String(c[20..<32])
+        Array(bytes).withUnsafeBufferPointer(format(buffer:))
+    }
+
+    /// The concrete forms the hot paths call (a refresh token's first 16 bytes): the generic one
+    /// is not specialized across modules (~48k instructions a refresh, in four Strings joined).
+    package static func format(_ bytes: ArraySlice<UInt8>) -> String { bytes.withUnsafeBufferPointer(format(buffer:)) }
+    package static func format(_ bytes: [UInt8]) -> String { bytes.withUnsafeBufferPointer(format(buffer:)) }
+
+    static func format(buffer: UnsafeBufferPointer<UInt8>) -> String {
+        precondition(buffer.count == 16, "a UUID is 16 bytes")
+        return String(unsafeUninitializedCapacity: 36) { out in
+            var n = 0
+            for (i, b) in buffer.enumerated() {
+                if i == 4 || i == 6 || i == 8 || i == 10 {
+                    out[n] = UInt8(ascii: "-")
+                    n += 1
+                }
+                out[n] = Hex.digit(b >> 4)
+                out[n + 1] = Hex.digit(b & 0x0f)
+                n += 2
+            }
+            return n
+        }
     }
 }
 
@@ -92,29 +111,40 @@ package enum Base64 {
     /// Standard base64 with padding (Function URL bodies). Also strict.
     package static func decode(_ text: String) -> [UInt8]? { decode(Array(text.utf8), urlSafe: false, padded: true) }
 
+    /// Written into the String's own buffer: appending a four-element array literal per three
+    /// bytes allocated that array each time.
     private static func encode(_ b: [UInt8], alphabet: [UInt8], pad: Bool) -> String {
-        var out = [UInt8]()
-        out.reserveCapacity((b.count + 2) / 3 * 4)
-        var i = 0
-        while i + 3 <= b.count {
-            let n = UInt32(b[i]) << 16 | UInt32(b[i + 1]) << 8 | UInt32(b[i + 2])
-            out += [
-                alphabet[Int(n >> 18 & 63)], alphabet[Int(n >> 12 & 63)], alphabet[Int(n >> 6 & 63)],
-                alphabet[Int(n & 63)],
-            ]
-            i += 3
+        let full = b.count / 3
+        let rest = b.count - full * 3
+        let length = full * 4 + (rest == 0 ? 0 : pad ? 4 : rest + 1)
+        return alphabet.withUnsafeBufferPointer { a in
+            b.withUnsafeBufferPointer { b in
+                String(unsafeUninitializedCapacity: length) { out in
+                    var o = 0
+                    func put(_ n: UInt32, _ count: Int) {
+                        for k in 0..<count {
+                            out[o] = a[Int(n >> UInt32(18 - 6 * k) & 63)]
+                            o += 1
+                        }
+                    }
+                    var i = 0
+                    while i + 3 <= b.count {
+                        put(UInt32(b[i]) << 16 | UInt32(b[i + 1]) << 8 | UInt32(b[i + 2]), 4)
+                        i += 3
+                    }
+                    if rest == 1 {
+                        put(UInt32(b[i]) << 16, 2)
+                    } else if rest == 2 {
+                        put(UInt32(b[i]) << 16 | UInt32(b[i + 1]) << 8, 3)
+                    }
+                    while o < length {
+                        out[o] = padding
+                        o += 1
+                    }
+                    return length
+                }
+            }
         }
-        let rest = b.count - i
-        if rest == 1 {
-            let n = UInt32(b[i]) << 16
-            out += [alphabet[Int(n >> 18 & 63)], alphabet[Int(n >> 12 & 63)]]
-            if pad { out += [padding, padding] }
-        } else if rest == 2 {
-            let n = UInt32(b[i]) << 16 | UInt32(b[i + 1]) << 8
-            out += [alphabet[Int(n >> 18 & 63)], alphabet[Int(n >> 12 & 63)], alphabet[Int(n >> 6 & 63)]]
-            if pad { out.append(padding) }
-        }
-        return String(decoding: out, as: UTF8.self)
     }
 
     private static func value(_ c: UInt8, urlSafe: Bool) -> UInt32? {

@@ -8,7 +8,46 @@ package enum ISO8601 {
         let days = floorDiv(seconds, 86_400)
         let secondOfDay = Int(seconds - days * 86_400)
         let (y, m, d) = civil(fromDays: days)
-        var out = pad(Int(y), 4) + "-" + pad(m, 2) + "-" + pad(d, 2) + "T"
+        guard (0...9999).contains(y) else { return formatPadded(Int(y), m, d, secondOfDay, millis, fractional) }
+        // Digits written into one buffer: a String per field and per `+` cost ~7k instructions a
+        // timestamp, and a sign-in writes four.
+        return String(unsafeUninitializedCapacity: fractional ? 24 : 20) { out in
+            func put(_ value: Int, _ width: Int, at index: Int) {
+                var v = value
+                for k in stride(from: index + width - 1, through: index, by: -1) {
+                    out[k] = UInt8(ascii: "0") + UInt8(v % 10)
+                    v /= 10
+                }
+            }
+            put(Int(y), 4, at: 0)
+            out[4] = UInt8(ascii: "-")
+            put(m, 2, at: 5)
+            out[7] = UInt8(ascii: "-")
+            put(d, 2, at: 8)
+            out[10] = UInt8(ascii: "T")
+            put(secondOfDay / 3600, 2, at: 11)
+            out[13] = UInt8(ascii: ":")
+            put(secondOfDay / 60 % 60, 2, at: 14)
+            out[16] = UInt8(ascii: ":")
+            put(secondOfDay % 60, 2, at: 17)
+            var end = 19
+            if fractional {
+                out[19] = UInt8(ascii: ".")
+                put(millis, 3, at: 20)
+                end = 23
+            }
+            out[end] = UInt8(ascii: "Z")
+            return end + 1
+        }
+    }
+
+    /// Years outside 0000-9999, as `format` always wrote them (the parser refuses them).
+    private static func formatPadded(
+        _ y: Int, _ m: Int, _ d: Int, _ secondOfDay: Int, _ millis: Int, _ fractional: Bool
+    )
+        -> String
+    {
+        var out = pad(y, 4) + "-" + pad(m, 2) + "-" + pad(d, 2) + "T"
         out += pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
         if fractional { out += "." + pad(millis, 3) }
         return out + "Z"
@@ -18,10 +57,11 @@ package enum ISO8601 {
 
     /// The compact forms SigV4 uses: `20261122T110950Z` and `20261122`.
     package static func amzDate(milliseconds: Int64) -> (dateTime: String, date: String) {
-        let full = format(milliseconds: milliseconds)
-        var compact = ""
-        for ch in full where ch != "-" && ch != ":" { compact.append(ch) }
-        return (compact, String(compact.prefix(8)))
+        let compact = String(
+            decoding: format(milliseconds: milliseconds).utf8.filter {
+                $0 != UInt8(ascii: "-") && $0 != UInt8(ascii: ":")
+            }, as: UTF8.self)
+        return (compact, String(decoding: compact.utf8.prefix(8), as: UTF8.self))
     }
 
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fff…](Z|±HH:MM)` into milliseconds since the epoch.

@@ -13,10 +13,11 @@ package enum PercentEncoding {
         let encoded = text.withUTF8 { bytes in
             [UInt8](unsafeUninitializedCapacity: bytes.count * 3) { buffer, count in
                 var n = 0
+                // The unreserved set as a bit per ASCII byte, `/` added for paths: one test a byte.
+                let low = keepingSlash ? unreservedLow | 1 << UInt64(UInt8(ascii: "/")) : unreservedLow
                 for b in bytes {
-                    if ASCII.isAlphanumeric(b) || b == UInt8(ascii: "-") || b == UInt8(ascii: "_")
-                        || b == UInt8(ascii: ".") || b == UInt8(ascii: "~") || (keepingSlash && b == UInt8(ascii: "/"))
-                    {
+                    let kept = b < 64 ? (low >> UInt64(b)) & 1 : b < 128 ? (unreservedHigh >> UInt64(b - 64)) & 1 : 0
+                    if kept != 0 {
                         buffer[n] = b
                         n += 1
                     } else if spaceAsPlus && b == UInt8(ascii: " ") {
@@ -34,6 +35,10 @@ package enum PercentEncoding {
         }
         out.append(contentsOf: encoded)
     }
+
+    /// `0-9 - .` (bytes 0-63) and `A-Z _ a-z ~` (bytes 64-127), one bit each.
+    static var unreservedLow: UInt64 { 0x03FF_6000_0000_0000 }
+    static var unreservedHigh: UInt64 { 0x47FF_FFFE_87FF_FFFE }
 
     /// An uppercase hex digit for 0...15.
     static func hexDigit(_ v: UInt8) -> UInt8 { v < 10 ? UInt8(ascii: "0") + v : UInt8(ascii: "A") - 10 + v }

@@ -190,15 +190,14 @@ package struct JSONParser {
         mutating func string() throws(JSONError) -> String {
             i += 1  // opening quote
             // Most strings hold no escape: made straight from the input bytes, validated once.
-            var end = i
-            while end < buf.count, buf[end] != UInt8(ascii: "\""), buf[end] != UInt8(ascii: "\\"),
-                buf[end] >= UInt8(ascii: " ")
-            { end += 1 }
+            let (end, isASCII) = JSONStringRun.scan(buf, from: i)
             if end < buf.count, buf[end] == UInt8(ascii: "\"") {
                 let start = i
                 i = end + 1  // past the closing quote, where the slow path reports invalid UTF-8 too
-                guard let s = String(validating: UnsafeBufferPointer(rebasing: buf[start..<end]), as: UTF8.self)
-                else { throw fail(.invalidUTF8) }
+                let bytes = UnsafeBufferPointer(rebasing: buf[start..<end])
+                // ASCII is valid UTF-8 as it is: the generic validation costs metadata look-ups per call.
+                if isASCII { return String(decoding: bytes, as: UTF8.self) }
+                guard let s = String(validating: bytes, as: UTF8.self) else { throw fail(.invalidUTF8) }
                 return s
             }
             var out = [UInt8]()

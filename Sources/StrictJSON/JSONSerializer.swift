@@ -36,18 +36,20 @@ extension JSONValue {
         }
     }
 
-    /// Copies each run of bytes that needs no escape in one append (most strings are one run),
-    /// instead of appending byte by byte.
-    static func writeString(_ s: String, into out: inout [UInt8]) {
+    /// `s` as a JSON string literal, quotes included, appended to `out` (for a document written
+    /// straight into bytes, as the session policy is). Copies each run of bytes that needs no escape
+    /// in one append (most strings are one run), instead of appending byte by byte.
+    package static func writeString(_ s: String, into out: inout [UInt8]) {
         let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
         out.append(quote)
         var text = s
         text.withUTF8 { bytes in
             var start = 0
-            for i in 0..<bytes.count {
-                let b = bytes[i]
-                guard b == quote || b == backslash || b < UInt8(ascii: " ") else { continue }
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<i]))
+            while true {
+                let end = JSONStringRun.scan(bytes, from: start).end
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<end]))
+                guard end < bytes.count else { break }
+                let b = bytes[end]
                 out.append(backslash)
                 switch b {
                 case UInt8(ascii: "\n"): out.append(UInt8(ascii: "n"))
@@ -59,9 +61,8 @@ extension JSONValue {
                     out.append(contentsOf: "u00".utf8)
                     out.append(contentsOf: Hex.encode(CollectionOfOne(b)).utf8)
                 }
-                start = i + 1
+                start = end + 1
             }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
         }
         out.append(quote)
     }

@@ -115,7 +115,20 @@ package struct ClaimRules {
             emailVerified: try flag("email_verified", claims),
             isPrivateEmail: try flag("is_private_email", claims),
             name: try string("name", claims),
-            realUserStatus: try smallInt("real_user_status", claims))
+            realUserStatus: try smallInt("real_user_status", claims),
+            transferSub: provider == .apple ? try transferSub(claims) : nil)
+    }
+
+    /// Apple's `transfer_sub` (an app transfer's identifier, for 60 days after it): absent or
+    /// null → nil; otherwise it must satisfy the `sub` rule, since it names an S3 key
+    /// (`identities/apple-transfer/<transfer_sub>`). Other providers' tokens never carry one
+    /// that counts.
+    private func transferSub(_ claims: JSONObject) throws(TokenError) -> String? {
+        guard let value = try string("transfer_sub", claims) else { return nil }
+        guard Self.isValidSubject(value) else {
+            throw .invalid("transfer_sub is not a valid Apple transfer identifier")
+        }
+        return value
     }
 
     /// The providerID rule, shared with the account store (`PlatformSupport.ProviderSubject`).

@@ -33,10 +33,14 @@ package struct VerifiedIdentity: Sendable, Equatable {
     package var name: String?
     /// Apple's `real_user_status` (0 unsupported, 1 unknown, 2 likely real).
     package var realUserStatus: Int?
+    /// Apple's `transfer_sub` (contract v4, "An app moved to another Apple developer team"): for
+    /// 60 days after an app transfer, the user's transfer identifier for this team, alongside the
+    /// new team-scoped `subject`. Same rule as `subject` (a safe key segment); nil otherwise.
+    package var transferSub: String?
 
     package init(
         provider: IdentityProvider, subject: String, email: String? = nil, emailVerified: Bool? = nil,
-        isPrivateEmail: Bool? = nil, name: String? = nil, realUserStatus: Int? = nil
+        isPrivateEmail: Bool? = nil, name: String? = nil, realUserStatus: Int? = nil, transferSub: String? = nil
     ) {
         self.provider = provider
         self.subject = subject
@@ -45,6 +49,7 @@ package struct VerifiedIdentity: Sendable, Equatable {
         self.isPrivateEmail = isPrivateEmail
         self.name = name
         self.realUserStatus = realUserStatus
+        self.transferSub = transferSub
     }
 }
 

@@ -10,7 +10,8 @@ import StrictJSON
 struct AuthCtl: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "authctl",
-        abstract: "Find, show, disable, sign out, export, delete and check accounts of the sign-in service.",
+        abstract:
+            "Find, show, disable, sign out, export, delete and check accounts of the sign-in service; move Apple users along an app transfer; register Google's security events.",
         discussion: """
             An account is named by apple:<sub>, google:<sub>, firebase:<sub>, its UUID, or \
             purchase:<originalTransactionId>. Credentials, region and endpoints are read as the AWS CLI \
@@ -19,7 +20,8 @@ struct AuthCtl: ParsableCommand {
             """,
         subcommands: [
             FindCommand.self, ShowCommand.self, SessionsCommand.self, DisableCommand.self, EnableCommand.self,
-            ExportCommand.self, DeleteCommand.self, CheckCommand.self, WhoamiCommand.self, GoogleRiscCommand.self,
+            ExportCommand.self, DeleteCommand.self, CheckCommand.self, AppleTransferCommand.self, WhoamiCommand.self,
+            GoogleRiscCommand.self,
         ])
 }
 

@@ -47,7 +47,7 @@ struct CLIConfigChain {
             .lowercasedASCII() == "true"
         guard !ignore else { return }
         let services = scoped["services"].flatMap { files.services[$0] } ?? [:]
-        for service in ["s3", "sts"] {
+        for service in ["s3", "sts", "ssm"] {  // ssm: apple-transfer's --key-parameter
             let variable = "AWS_ENDPOINT_URL_" + service.uppercased()
             let url =
                 env(variable) ?? env("AWS_ENDPOINT_URL") ?? services[service + ".endpoint_url"]

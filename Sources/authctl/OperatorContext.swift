@@ -12,6 +12,9 @@ final class OperatorContext {
     let bucket: String
     let region: String
     let json: Bool
+    /// The connection the account service uses, shared by the commands that also talk to Apple.
+    let http: HTTPClient
+    let config: AWSConfig
 
     /// Where the credentials and region came from (`whoami`).
     let chain: CLIConfigChain
@@ -36,6 +39,8 @@ final class OperatorContext {
             bucket: bucket, region: config.region, userRoleARN: "arn:aws:iam::000000000000:role/authctl-issues-none",
             credentialsDurationSeconds: options.credentialsDuration)
         service = AccountService(backend: backend, settings: settings)
+        self.http = http
+        self.config = config
         self.bucket = bucket
         region = config.region
         json = options.json

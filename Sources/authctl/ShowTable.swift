@@ -39,8 +39,17 @@ enum ShowTable {
             ])
         }
         out += table(rows)
-        // Google's word on its identities (issue 25): a suspension, and when their sessions were ended.
+        // An app transfer's former ids and prepared transfers (contract v4); Google's word on its
+        // identities (issue 25): a suspension, and when their sessions were ended.
         for p in json["providers"]?.arrayValue ?? [] {
+            for former in p["formerIDs"]?.arrayValue ?? [] {
+                out.append("  \(s(p["id"])) was \(s(former)) (app transfer)")
+            }
+            for t in p["transfers"]?.arrayValue ?? [] {
+                out.append(
+                    "  \(s(p["id"])): transfer to team \(s(t["team"])) prepared \(s(t["at"]))"
+                        + (t["rekeyedFrom"].map { $0 == .null ? "" : ", re-keyed, clean-up pending" } ?? ""))
+            }
             let record = p["suspensionRecord"], entry = p["suspension"]
             if let state = record ?? nil, state != .null {
                 let on = state["suspended"] == .bool(true)

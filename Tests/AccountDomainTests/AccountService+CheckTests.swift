@@ -33,8 +33,9 @@ import Testing
         plant(f, [staleFile(uuidA), .s3Delete(key: AccountKeys.profile(uuidB), condition: .none)])
         let found = f.service.checkStore(repair: false, deadline: .none)
         #expect(kinds(found) == [.halfMadeAccount, .staleIdentityFile] && found.complete)
-        // One page each of identities/, purchases/apple/, deletions/, suspensions/google/ and users/.
-        #expect(found.accounts == 2 && found.identityFiles == 3 && found.pages == 5)
+        // One page each of identities/, identities/apple-transfer/, purchases/apple/, deletions/,
+        // suspensions/google/ and users/.
+        #expect(found.accounts == 2 && found.identityFiles == 3 && found.pages == 6)
         let repaired = f.service.checkStore(repair: true, deadline: .none)
         #expect(repaired.findings.allSatisfy { $0.repaired == true })
         #expect(f.service.checkStore(repair: false, deadline: .none).findings.isEmpty)

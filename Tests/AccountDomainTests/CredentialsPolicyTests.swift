@@ -19,6 +19,42 @@ import Testing
         #expect(!text.contains("s3:*") && !text.contains("\"*\""))
     }
 
+    /// The document as a JSON tree, serialized: what `document` wrote before it wrote bytes itself.
+    func treeDocument(bucket: String, uuid: String, region: String) -> String {
+        let bucketARN = "arn:\(CredentialsPolicy.partition(forRegion: region)):s3:::\(bucket)"
+        let prefixes = CredentialsPolicy.userFolders.map { "users/\(uuid)/\($0)" }
+        let policy: JSONValue = [
+            "Version": "2012-10-17",
+            "Statement": [
+                [
+                    "Sid": "UserObjects", "Effect": "Allow",
+                    "Action": ["s3:GetObject", "s3:PutObject", "s3:DeleteObject"],
+                    "Resource": .array(prefixes.map { .string("\(bucketARN)/\($0)*") }),
+                ],
+                [
+                    "Sid": "ListUserFolders", "Effect": "Allow", "Action": "s3:ListBucket",
+                    "Resource": .string(bucketARN),
+                    "Condition": ["StringLike": ["s3:prefix": .array(prefixes.map { .string("\($0)*") })]],
+                ],
+                [
+                    "Sid": "ReadProfile", "Effect": "Allow", "Action": "s3:GetObject",
+                    "Resource": .string("\(bucketARN)/\(AccountKeys.profile(uuid))"),
+                ],
+            ],
+        ]
+        return policy.serializedString()
+    }
+
+    @Test func documentIsTheTreeSerialized() throws {
+        // Any bucket text, escapes included: the bytes written equal the tree's serialization.
+        for bucket in ["photo-backup-accounts", "a.b-c", "quote\"back\\slash", "tab\tnew\nline", "\u{1}x"] {
+            for region in ["us-east-1", "cn-north-1", "us-gov-west-1"] {
+                let written = try CredentialsPolicy.document(bucket: bucket, uuid: uuid, region: region)
+                #expect(written == treeDocument(bucket: bucket, uuid: uuid, region: region), "\(bucket) \(region)")
+            }
+        }
+    }
+
     @Test func longestBucketStaysUnderTheSTSLimit() throws {
         let bucket = String(repeating: "b", count: 63)
         #expect(try CredentialsPolicy.document(bucket: bucket, uuid: uuid, region: "us-gov-west-1").count <= 2048)

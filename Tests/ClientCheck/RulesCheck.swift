@@ -10,6 +10,25 @@ func rulesCheck(_ harness: Harness) async throws -> [String: Any]? {
         _ = try await harness.session().signIn(with: .apple, idToken: harness.arguments["apple"], intent: .signup)
         return ["signedIn": true]
 
+    case "signin-user":
+        // A sign-in (Tests/integration/test_client_transfer.py: before and after an app transfer)
+        // and the user it answers.
+        let result = try await harness.session().signIn(
+            with: .apple, idToken: harness.arguments["apple"], intent: .auto)
+        return [
+            "isNewUser": result.isNewUser, "serviceUserID": result.user.serviceUserID,
+            "appleUserID": result.user.appleUserID ?? NSNull(),
+        ]
+
+    case "refresh-user":
+        // The app at a later launch: a refresh, and the user it reports and stores.
+        let session = harness.session()
+        let user = try await session.refresh()
+        return [
+            "serviceUserID": user.serviceUserID, "appleUserID": user.appleUserID ?? NSNull(),
+            "storedAppleUserID": await harness.session().currentUser?.appleUserID ?? NSNull(),
+        ]
+
     case "app-refresh":
         // The main app at a later launch: reads the shared store and refreshes (a rotation).
         try await harness.session().refresh()

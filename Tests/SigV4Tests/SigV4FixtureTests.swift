@@ -1,3 +1,4 @@
+import CryptoPrimitives
 import Foundation
 import PlatformSupport
 import StrictJSON
@@ -109,6 +110,34 @@ struct SigV4Case: CustomTestStringConvertible, Sendable {
         _ = signer.sign(try fixture.request(), credentials: fixture.credentials, dateMilliseconds: dateMs + 86_400_000)
         let again = signer.sign(try fixture.request(), credentials: fixture.credentials, dateMilliseconds: dateMs)
         #expect(again.signature == first.signature)
+    }
+
+    /// A copy of a signer gets its own libcrypto contexts when it signs (copy on write): copies
+    /// signing at once on several threads agree with one signer signing alone.
+    @Test func copiesSignAloneAndAlike() async throws {
+        let fixture = try #require(try SigV4Case.all().first { $0.name == "s3-get-simple" })
+        let dateMs = try #require(fixture.json["dateMilliseconds"]?.int64Value)
+        let request = try fixture.request()
+        let credentials = fixture.credentials
+        var original = SigV4Signer(service: "s3", region: "us-east-1")
+        let expected = original.sign(request, credentials: credentials, dateMilliseconds: dateMs).signature
+        let shared = original
+        let signatures = await withTaskGroup(of: [String].self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    var copy = shared
+                    return (0..<200).map { _ in
+                        copy.sign(request, credentials: credentials, dateMilliseconds: dateMs).signature
+                    }
+                }
+            }
+            return await group.reduce(into: []) { $0 += $1 }
+        }
+        #expect(signatures.count == 1_600 && signatures.allSatisfy { $0 == expected })
+    }
+
+    @Test func theEmptyPayloadHashIsSHA256OfNothing() {
+        #expect(SigV4Signer.emptyPayloadHash == Hex.encode(SHA256.hash([])))
     }
 }
 

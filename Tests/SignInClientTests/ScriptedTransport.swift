@@ -32,19 +32,22 @@ final class ScriptedTransport: SignInTransport, @unchecked Sendable {
 enum Answers {
     static let iso = Date.ISO8601FormatStyle()
 
-    static func user(_ id: String = "6f1c2a4e-0000-4000-8000-000000000001") -> [String: Any] {
+    static func user(_ id: String = "6f1c2a4e-0000-4000-8000-000000000001", appleID: String = "001.a") -> [String: Any]
+    {
         [
             "serviceUserID": id, "displayName": "Ada", "email": "ada@example.com", "createdAt": "2026-01-01T00:00:00Z",
             "lastUpdated": "2026-01-01T00:00:00Z", "primaryProvider": "apple",
-            "providers": [["type": "apple", "id": "001.a", "isPrimary": true, "linkedAt": "2026-01-01T00:00:00Z"]],
+            "providers": [["type": "apple", "id": appleID, "isPrimary": true, "linkedAt": "2026-01-01T00:00:00Z"]],
             "subscription": ["tier": "free", "storageLimit": 209_715_200, "storageUsed": 0],
             "preferences": ["uploadQuality": "high"],
         ]
     }
 
-    static func session(token: String, key: String, expiresIn: TimeInterval = 3600, newUser: Bool? = nil) -> Data {
+    static func session(
+        token: String, key: String, expiresIn: TimeInterval = 3600, newUser: Bool? = nil, appleID: String = "001.a"
+    ) -> Data {
         var data: [String: Any] = [
-            "user": user(),
+            "user": user(appleID: appleID),
             "credentials": [
                 "accessKeyId": key, "secretAccessKey": "secret", "sessionToken": "session",
                 "expiration": Date().addingTimeInterval(expiresIn).formatted(iso),

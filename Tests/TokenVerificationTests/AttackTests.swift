@@ -358,9 +358,13 @@ import Testing
             ("email_verified", JSONValue.string("yes")), ("email_verified", .int(1)),
             ("is_private_email", .string("TRUE")),
             ("email", .bool(true)), ("real_user_status", .string("2")), ("name", .array([])),
+            // transfer_sub names an S3 key: the sub rule, or the token is refused.
+            ("transfer_sub", .int(7)), ("transfer_sub", .string("../x")), ("transfer_sub", .string("")),
+            ("transfer_sub", .string("a/b")),
         ] {
             let token = try h.token(.apple, claims: .object(JSONObject([(name, value)])))
-            expectRefused(h.verify(token, .apple), .invalid, "claim \(name)", token: token)
+            expectRefused(
+                h.verify(token, .apple), .invalid, name == "transfer_sub" ? "transfer" : "claim \(name)", token: token)
         }
     }
 

@@ -45,6 +45,19 @@ import Testing
         #expect(c.emailVerified == nil && c.email == nil && c.isPrivateEmail == nil)
     }
 
+    /// Contract v4 (an app moved to another team): Apple's `transfer_sub` is surfaced for sign-in's
+    /// re-key; a token without it has none, and Google's never counts.
+    @Test func appleTransferSubIsSurfaced() throws {
+        let h = try Harness()
+        let moved = try h.token(.apple, claims: ["transfer_sub": "000111.0a1b2c3d4e5f.2222"])
+        #expect(try h.verify(moved, .apple).get().transferSub == "000111.0a1b2c3d4e5f.2222")
+        #expect(try h.verify(try h.token(.apple), .apple).get().transferSub == nil)
+        let nulled = try h.token(.apple, claims: ["transfer_sub": nil])
+        #expect(try h.verify(nulled, .apple).get().transferSub == nil)
+        let google = try h.token(.google, claims: ["transfer_sub": "000111.0a1b2c3d4e5f.2222"])
+        #expect(try h.verify(google, .google).get().transferSub == nil)
+    }
+
     @Test func appleTokenWithoutEmail() throws {
         let h = try Harness()
         // Apple omits email (and email_verified) when the user shared none.

@@ -18,3 +18,16 @@ def test_the_accounts_driver_runs_both_sides_with_each_functions_grants():
     assert run.returncode == 0, run.stderr[-3000:]
     for line in ("sign-in, existing user", "refresh", "python boto3", "CPU per operation", "refresh   swift"):
         assert line in run.stdout, run.stdout
+
+
+def test_the_apple_transfer_driver_kills_prepare_midway_and_resumes_it():
+    """signin_tools/bench/transfer.py (scripts/bench.d/75-apple-transfer) with 40 identities at 20
+    requests a second: the first run is killed once Apple answered 20, the second finishes."""
+    env = dict(os.environ, SIGNIN_RELEASE_DIR=str(BUILD_DIR), N_ACCOUNTS="40", RATE="20", BATCH="4",
+               BASELINE_USERS="5")
+    run = subprocess.run([sys.executable, "-m", "signin_tools.bench.transfer"], cwd=ROOT, env=env,
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-3000:]
+    for line in ("first run, SIGKILL after 20 answers", "second run (resumed)", "both runs: Apple asked",
+                 "floor: 40 requests", "baseline: one user at a time"):
+        assert line in run.stdout, run.stdout

@@ -1,8 +1,8 @@
 """template.yaml's OperatorPolicy (issue 20): exactly what authctl's code does, read from the
 template itself, and the moto form the tests run authctl with (signin_tools/operator_grants.py)."""
 from signin_tools.operator_grants import operator_policy
-from test_template import (ACCOUNT, ACCOUNT_ALL, ARN, BUCKET, DELETIONS, IDENTITIES, MARKERS, SESSIONS, TEMPLATE, UUID,
-                           grants)
+from test_template import (ACCOUNT, ACCOUNT_ALL, APPLE_KEY_PARAMETER, ARN, BUCKET, DELETIONS, IDENTITIES, MARKERS,
+                           SESSIONS, TEMPLATE, TRANSFER_PROGRESS, UUID, grants)
 
 CLAIMS = ARN + "purchases/apple/*"
 STATES = ARN + "purchases/apple-state/*"
@@ -20,6 +20,9 @@ EXPECTED_OPERATOR_GRANTS = {
     *{(a, ACCOUNT_ALL) for a in ("s3:DeleteObject", "s3:DeleteObjectVersion", "s3:AbortMultipartUpload")},   # the purge
     ("s3:ListBucketMultipartUploads", BUCKET),                          # the purge's unfinished uploads
     *{(a, DELETIONS) for a in ("s3:GetObject", "s3:PutObject", "s3:PutObjectTagging", "s3:DeleteObject")},   # an Apple-started one dropped
+    # apple-transfer (contract v4): prepare's place per team; the key the deployment reads, when in SSM
+    *{(a, TRANSFER_PROGRESS) for a in ("s3:GetObject", "s3:PutObject")},
+    ("ssm:GetParameter", APPLE_KEY_PARAMETER),
 }
 
 

@@ -25,7 +25,10 @@ LOG_GROUPS = {"AuthSigninRole": "AuthSigninLogGroup", "AuthRefreshRole": "AuthRe
 BUCKET = ("getatt", "IdentityBucket")
 ARN = "${IdentityBucket.Arn}/"
 UUID = "????????-????-????-????-????????????"   # IAM `?` = one character: the canonical UUID's shape
-IDENTITIES = ARN + "identities/*"
+IDENTITIES = ARN + "identities/*"     # the operator's: identity files and app transfers' files
+IDENTITY_FILES = {ARN + f"identities/{p}/*" for p in ("apple", "google", "firebase")}
+APPLE_TRANSFERS = ARN + "identities/apple-transfer/*"   # contract v4: an app transfer's files
+TRANSFER_PROGRESS = ARN + "operator/apple-transfer/*"   # authctl apple-transfer prepare's place
 ACCOUNT = ARN + f"users/{UUID}/account/*"
 ACCOUNT_DOCUMENTS = {ARN + f"users/{UUID}/account/profile.json", ARN + f"users/{UUID}/account/providers.json"}
 SESSIONS = ARN + f"users/{UUID}/account/sessions/*"
@@ -36,7 +39,7 @@ PURCHASE_CLAIMS = ARN + "purchases/apple/*"
 PURCHASE_STATES = ARN + "purchases/apple-state/*"
 NOTIFICATIONS = ARN + "notifications/*"
 SUSPENSIONS = ARN + "suspensions/google/*"
-OBJECT_PREFIXES = {IDENTITIES, ACCOUNT, *ACCOUNT_DOCUMENTS, SESSIONS, *MARKERS, ACCOUNT_ALL, DELETIONS, PURCHASE_CLAIMS,
+OBJECT_PREFIXES = {IDENTITIES, *IDENTITY_FILES, APPLE_TRANSFERS, TRANSFER_PROGRESS, ACCOUNT, *ACCOUNT_DOCUMENTS, SESSIONS, *MARKERS, ACCOUNT_ALL, DELETIONS, PURCHASE_CLAIMS,
                    PURCHASE_STATES, NOTIFICATIONS, SUSPENSIONS,
                    ARN + "users/*"}   # users/* only for the user-access role
 APPLE_KEY_PARAMETER = "arn:${AWS::Partition}:ssm:${AWS::Region}:${AWS::AccountId}:parameter${ApplePrivateKeyParameter}"
@@ -57,7 +60,10 @@ PURCHASE_ENV = {"APPSTORE_BUNDLE_ID", "APPSTORE_ENVIRONMENTS", "APPSTORE_APP_APP
 EXPECTED_FUNCTION_GRANTS = {
     "AuthSigninRole": {
         # read, create (If-None-Match), remove a stale file by version or with If-Match
-        *{(a, IDENTITIES) for a in ("s3:GetObject", "s3:PutObject", "s3:DeleteObject", "s3:DeleteObjectVersion")},
+        *{(a, f) for a in ("s3:GetObject", "s3:PutObject", "s3:DeleteObject", "s3:DeleteObjectVersion")
+          for f in IDENTITY_FILES},
+        # an app transfer's file: read, removed after the re-key; never created (contract v4)
+        *{(a, APPLE_TRANSFERS) for a in ("s3:GetObject", "s3:DeleteObject", "s3:DeleteObjectVersion")},
         *{("s3:PutObject", m) for m in MARKERS},                       # the five sign-up markers
         *{("s3:GetObject", d) for d in ACCOUNT_DOCUMENTS},               # reads profile and providers only
         ("s3:PutObject", ACCOUNT),                                      # creates profile, providers, session
@@ -76,7 +82,10 @@ EXPECTED_FUNCTION_GRANTS = {
         ("logs:CreateLogStream", ("getatt", "AuthRefreshLogGroup")), ("logs:PutLogEvents", ("getatt", "AuthRefreshLogGroup")),
     },
     "AuthLinkRole": {
-        *{(a, IDENTITIES) for a in ("s3:GetObject", "s3:PutObject", "s3:DeleteObject", "s3:DeleteObjectVersion")},
+        *{(a, f) for a in ("s3:GetObject", "s3:PutObject", "s3:DeleteObject", "s3:DeleteObjectVersion")
+          for f in IDENTITY_FILES},
+        # an app transfer's files: removed by deletion and unlink, read when a link finishes a re-key
+        *{(a, APPLE_TRANSFERS) for a in ("s3:GetObject", "s3:DeleteObject", "s3:DeleteObjectVersion")},
         *{(a, ACCOUNT) for a in ("s3:GetObject", "s3:PutObject")},
         ("s3:PutObjectTagging", SESSIONS),                              # a reuse revocation rewrites the tagged record
         ("s3:ListBucket", BUCKET),                                      # 404s; the scheduled run lists deletions/
@@ -158,6 +167,10 @@ def grants():
     """(owner, roles, action, resource key, statement) for every Allow."""
     for owner, roles, doc in identity_policies():
         for st in as_list(doc["Statement"]):
+            if "Fn::If" in st:   # a statement present under a condition: checked as if it were on
+                condition, present, absent = st["Fn::If"]
+                assert absent == {"Ref": "AWS::NoValue"}, f"{owner}: conditional statement {condition} has an else branch"
+                st = present
             assert not {"NotAction", "NotResource", "NotPrincipal"} & set(st), f"{owner}: Not* element in {st}"
             if st["Effect"] != "Allow":
                 continue
@@ -179,7 +192,8 @@ def test_no_wildcard_action_or_resource_wider_than_allowed():
         seen += 1
         assert "*" not in action and "?" not in action, f"{owner}: wildcard action {action}"
         if key in (APPLE_KEY_PARAMETER, APPSTORE_API_KEY_PARAMETER):
-            assert action == "ssm:GetParameter" and roles == ["AuthLinkRole"], f"{owner}: {action} on an Apple key"
+            assert action == "ssm:GetParameter" and (roles == ["AuthLinkRole"] or (
+                owner == "OperatorPolicy" and key == APPLE_KEY_PARAMETER)), f"{owner}: {action} on an Apple key"
         elif isinstance(key, str):
             assert key in OBJECT_PREFIXES, f"{owner}: resource {key} is not one of the object patterns this design allows"
             assert key != ACCOUNT_ALL or ((roles == ["AuthLinkRole"] or owner == "OperatorPolicy")

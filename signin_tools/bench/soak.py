@@ -65,14 +65,23 @@ def child_pid(parent: int, executable: str) -> int | None:
 
 
 def sample(pid: int) -> dict:
-    """VmRSS, RssAnon, VmHWM (kB) and the number of open file descriptors of `pid`."""
+    """VmRSS, RssAnon, VmHWM (kB), the number of open file descriptors of `pid`, and how many of
+    them are sockets (kept connections come and go with the load; other descriptors do not)."""
     out = {}
     with open(f"/proc/{pid}/status") as f:
         for line in f:
             name, _, value = line.partition(":")
             if name in ("VmRSS", "RssAnon", "RssFile", "VmHWM"):
                 out[name] = int(value.split()[0])
-    out["fds"] = len(os.listdir(f"/proc/{pid}/fd"))
+    fds = os.listdir(f"/proc/{pid}/fd")
+    out["fds"] = len(fds)
+    sockets = 0
+    for fd in fds:
+        try:
+            sockets += os.readlink(f"/proc/{pid}/fd/{fd}").startswith("socket:")
+        except OSError:
+            pass  # closed between the listing and the look
+    out["sockets"] = sockets
     return out
 
 

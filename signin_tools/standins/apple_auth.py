@@ -3,7 +3,9 @@ loopback, checking every request the way Apple does: ``client_secret`` must be a
 signed with the "Sign in with Apple key" this server made (Python ``cryptography``, independent
 of the project's Swift), with Apple's header and claims; authorization codes are single use and
 expire after five minutes; the id_token of an exchange is minted by the test IdP, so the
-function's TokenVerifier accepts it. Knobs simulate outages and a code from another Apple ID."""
+function's TokenVerifier accepts it. Knobs simulate outages and a code from another Apple ID.
+An app transfer's side (``/auth/usermigrationinfo``, the client-credentials grant, more than one
+developer team) is ``apple_migration.UserMigration``, reached as ``migration``."""
 import base64
 import json
 import secrets
@@ -15,6 +17,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec, utils
 
+from .apple_migration import Team, UserMigration, answer_json
 from .idp import APPLE_AUDIENCE, IdentityProvider
 from .loopback import LoopbackHTTPServer, QuietHandler
 
@@ -36,7 +39,7 @@ def _opaque(prefix: str) -> str:
 
 
 class AppleAuthServer(LoopbackHTTPServer):
-    """``/auth/token`` and ``/auth/revoke`` on 127.0.0.1 (port 0: a free one)."""
+    """``/auth/token``, ``/auth/revoke`` and ``/auth/usermigrationinfo`` on 127.0.0.1 (port 0: a free one)."""
 
     def __init__(self, idp: IdentityProvider, client_id: str = APPLE_AUDIENCE, team_id: str = "TEAMID1234",
                  key_id: str = "KEYID12345"):
@@ -45,9 +48,10 @@ class AppleAuthServer(LoopbackHTTPServer):
         self.team_id = team_id
         self.key_id = key_id
         self.key = ec.generate_private_key(ec.SECP256R1())
+        self.migration = UserMigration(Team(team_id, key_id, self.key), client_id)
         self.codes = {}  # code -> (sub, email, expires_at)
         self.revoked = []  # (token, hint), in arrival order
-        self.requests = {"token": 0, "revoke": 0}
+        self.requests = {"token": 0, "revoke": 0, "usermigrationinfo": 0}
         self.id_token_sub_override = None
         self._fail = []  # statuses for the next requests
         self._down = None  # None, "503" or "hang"
@@ -64,8 +68,10 @@ class AppleAuthServer(LoopbackHTTPServer):
         return self.key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
                                       serialization.NoEncryption()).decode()
 
-    def function_env(self) -> dict:
-        return {"APPLE_TEAM_ID": self.team_id, "APPLE_KEY_ID": self.key_id, "APPLE_PRIVATE_KEY": self.private_key_pem(),
+    def function_env(self, team: str | None = None) -> dict:
+        """The deployment's Apple settings for the home team, or for another registered ``team``."""
+        t = self.migration.teams[team or self.team_id]
+        return {"APPLE_TEAM_ID": t.team_id, "APPLE_KEY_ID": t.key_id, "APPLE_PRIVATE_KEY": t.private_key_pem(),
                 "APPLE_AUTH_URL": self.auth_url, "APPLE_CLIENT_ID": self.client_id}
 
     # -- knobs ----------------------------------------------------------------------------
@@ -93,32 +99,40 @@ class AppleAuthServer(LoopbackHTTPServer):
     # -- Apple's checks -------------------------------------------------------------------
 
     def check_client(self, form: dict) -> bool:
-        """Apple's client authentication: ``client_id`` and an ES256 ``client_secret`` by this
-        server's key, header ``kid``, claims ``iss``, ``sub``, ``aud``, ``iat``/``exp``."""
+        return self.client_team(form) is not None
+
+    def client_team(self, form: dict) -> str | None:
+        """Apple's client authentication: ``client_id`` and an ES256 ``client_secret`` signed with
+        the key of the team its ``iss`` names (header ``kid`` that key's id), claims ``sub`` (the
+        client id), ``aud``, ``iat``/``exp``. The team, or None."""
         try:
             if form.get("client_id") != self.client_id:
-                return False
+                return None
             parts = form.get("client_secret", "").split(".")
             if len(parts) != 3:
-                return False
+                return None
             header = json.loads(_b64url_decode(parts[0]))
             claims = json.loads(_b64url_decode(parts[1]))
             signature = _b64url_decode(parts[2])
-            if header.get("alg") != "ES256" or header.get("kid") != self.key_id or len(signature) != 64:
-                return False
+            team = self.migration.teams.get(claims.get("iss")) if isinstance(claims.get("iss"), str) else None
+            if team is None or header.get("alg") != "ES256" or header.get("kid") != team.key_id or len(signature) != 64:
+                return None
             der = utils.encode_dss_signature(int.from_bytes(signature[:32], "big"), int.from_bytes(signature[32:], "big"))
-            self.key.public_key().verify(der, f"{parts[0]}.{parts[1]}".encode(), ec.ECDSA(hashes.SHA256()))
+            team.key.public_key().verify(der, f"{parts[0]}.{parts[1]}".encode(), ec.ECDSA(hashes.SHA256()))
             iat, exp, now = claims.get("iat"), claims.get("exp"), time.time()
-            return (claims.get("iss") == self.team_id and claims.get("sub") == self.client_id
-                    and claims.get("aud") == APPLE_AUDIENCE_OF_SECRETS
-                    and type(iat) is int and type(exp) is int and iat <= now + 60 and exp > now
-                    and exp <= iat + MAX_SECRET_LIFETIME)
+            ok = (claims.get("sub") == self.client_id and claims.get("aud") == APPLE_AUDIENCE_OF_SECRETS
+                  and type(iat) is int and type(exp) is int and iat <= now + 60 and exp > now
+                  and exp <= iat + MAX_SECRET_LIFETIME)
+            return team.team_id if ok else None
         except (ValueError, InvalidSignature, AttributeError, TypeError):
-            return False
+            return None
 
     def token(self, form: dict) -> tuple[int, dict | None]:
-        if not self.check_client(form):
+        team = self.client_team(form)
+        if team is None:
             return 400, {"error": "invalid_client"}
+        if form.get("grant_type") == "client_credentials":
+            return self.migration.client_credentials(form, team)[:2]
         if form.get("grant_type") != "authorization_code":
             return 400, {"error": "unsupported_grant_type"}
         if "code" not in form:
@@ -153,16 +167,11 @@ class AppleAuthServer(LoopbackHTTPServer):
 
         class Handler(QuietHandler):
             def answer(self, status: int, body: dict | None) -> None:
-                data = json.dumps(body).encode() if body is not None else b""
-                self.send_response(status)
-                if body is not None:
-                    self.send_header("Content-Type", "application/json;charset=UTF-8")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
+                answer_json(self, status, body)
 
             def do_POST(self):
-                endpoint = {"/auth/token": "token", "/auth/revoke": "revoke"}.get(self.path)
+                endpoint = {"/auth/token": "token", "/auth/revoke": "revoke",
+                            "/auth/usermigrationinfo": "usermigrationinfo"}.get(self.path)
                 length = int(self.headers.get("Content-Length") or 0)
                 raw = self.rfile.read(min(length, 1 << 20)).decode("utf-8", "replace")
                 if endpoint is None:
@@ -188,6 +197,10 @@ class AppleAuthServer(LoopbackHTTPServer):
                     self.answer(400, {"error": "invalid_request"})  # a parameter given twice
                     return
                 form = {k: v[0] for k, v in fields.items()}
+                if endpoint == "usermigrationinfo":
+                    answer_json(self, *apple.migration.usermigrationinfo(
+                        form, apple.client_team(form), self.headers.get("Authorization")))
+                    return
                 self.answer(*(apple.token(form) if endpoint == "token" else apple.revoke(form)))
 
         return Handler

@@ -149,6 +149,10 @@ def _service_statements(documents: list[dict], resolver: Resolver) -> list[dict]
     statements = []
     for doc in documents:
         for st in _as_list(doc["Statement"]):
+            if "Fn::If" in st:   # a statement present under a condition (AWS::NoValue otherwise)
+                st = resolver.resolve(st)
+                if st is None:
+                    continue
             actions = [a for a in _as_list(st["Action"]) if a.startswith(SERVICES)]
             if st["Effect"] == "Allow" and actions:   # resolved only now: logs, sqs may name what moto lacks
                 kept = resolver.resolve({k: v for k, v in st.items() if k in ("Sid", "Effect", "Resource", "Condition")})

@@ -9,6 +9,12 @@ class QuietHandler(BaseHTTPRequestHandler):
         pass
 
 
+class _Server(ThreadingHTTPServer):
+    # socketserver's default backlog is 5: a client opening more connections at once (the
+    # app-transfer client sends a batch of 32 together) sees SYNs dropped and a 1 s retransmit.
+    request_queue_size = 128
+
+
 class LoopbackHTTPServer:
     """Base of the in-process stand-ins: a ThreadingHTTPServer on 127.0.0.1 on a port the kernel
     chooses at bind (so no other process can take it first), serving on a daemon thread.
@@ -25,7 +31,7 @@ class LoopbackHTTPServer:
         return self.server.server_address[1]
 
     def start(self):
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), self.handler())
+        self.server = _Server(("127.0.0.1", 0), self.handler())
         self.server.daemon_threads = True
         self.thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True)
         self.thread.start()

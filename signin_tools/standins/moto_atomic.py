@@ -13,7 +13,8 @@ the whole bucket (over a second after a few thousand sign-ups: the soak's latenc
 moto, not the function). Here the keys are filtered by the request's prefix before that copy;
 the answer is the same (moto drops keys outside the prefix afterwards anyway).
 
-And DeleteObjects is authorized per key against the caller's IAM policy, as S3 does (moto_iam.py).
+And DeleteObjects is authorized per key against the caller's IAM policy, as S3 does (moto_iam.py),
+and connections are kept alive, as S3's and STS's are (moto_keepalive.py).
 """
 import sys
 from pathlib import Path
@@ -68,7 +69,9 @@ S3Backend.list_object_versions = _list_object_versions_in_prefix
 
 if __name__ == "__main__":
     sys.path.insert(0, str(Path(__file__).parent))
-    import moto_iam  # noqa: E402 (run as a script: its sibling, not the package)
+    import moto_iam  # noqa: E402 (run as a script: its siblings, not the package)
+    import moto_keepalive  # noqa: E402
 
     moto_iam.install()
+    moto_keepalive.install()
     server.main(sys.argv[1:])

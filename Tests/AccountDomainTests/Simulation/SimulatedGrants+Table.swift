@@ -8,7 +8,15 @@ extension SimulatedGrants {
                 SimulatedGrant(
                     actions: ["s3:GetObject", "s3:PutObject", "s3:DeleteObject", "s3:DeleteObjectVersion"],
                     resources: [
-                        "$B/identities/*"
+                        "$B/identities/apple/*",
+                        "$B/identities/google/*",
+                        "$B/identities/firebase/*",
+                    ],
+                    prefix: nil),
+                SimulatedGrant(
+                    actions: ["s3:GetObject", "s3:DeleteObject", "s3:DeleteObjectVersion"],
+                    resources: [
+                        "$B/identities/apple-transfer/*"
                     ],
                     prefix: nil),
                 SimulatedGrant(
@@ -101,7 +109,15 @@ extension SimulatedGrants {
                 SimulatedGrant(
                     actions: ["s3:GetObject", "s3:PutObject", "s3:DeleteObject", "s3:DeleteObjectVersion"],
                     resources: [
-                        "$B/identities/*"
+                        "$B/identities/apple/*",
+                        "$B/identities/google/*",
+                        "$B/identities/firebase/*",
+                    ],
+                    prefix: nil),
+                SimulatedGrant(
+                    actions: ["s3:GetObject", "s3:DeleteObject", "s3:DeleteObjectVersion"],
+                    resources: [
+                        "$B/identities/apple-transfer/*"
                     ],
                     prefix: nil),
                 SimulatedGrant(
@@ -194,6 +210,18 @@ extension SimulatedGrants {
                     actions: ["s3:GetObject", "s3:PutObject", "s3:DeleteObject", "s3:DeleteObjectVersion"],
                     resources: [
                         "$B/identities/*"
+                    ],
+                    prefix: nil),
+                SimulatedGrant(
+                    actions: ["s3:GetObject", "s3:PutObject"],
+                    resources: [
+                        "$B/operator/apple-transfer/*"
+                    ],
+                    prefix: nil),
+                SimulatedGrant(
+                    actions: ["ssm:GetParameter"],
+                    resources: [
+                        "arn:aws:ssm:us-east-1:123456789012:parameter/signin/*"
                     ],
                     prefix: nil),
                 SimulatedGrant(

@@ -21,7 +21,8 @@ enum SimulatedFunction: String, Sendable {
         case "signIn": self = .signin
         case "refresh", "signOut", "list", "signOutOthers", "signOutSession", "steal", "replay": self = .refresh
         case "link", "unlink", "delete", "apple", "google", "scheduled", "claim", "store": self = .link
-        case "opDisable", "opEnable", "opRevokeOne", "opRevoke", "opDelete", "opCheck": self = .operator
+        case "opDisable", "opEnable", "opRevokeOne", "opRevoke", "opDelete", "opCheck", "opPrepare", "opComplete":
+            self = .operator
         // forged N: SimulationWorld's N = 2 links and 3 unlinks (auth-link), the rest refresh.
         case "forged": self = words.count > 1 && (words[1] == "2" || words[1] == "3") ? .link : .refresh
         default: return nil

@@ -12,7 +12,8 @@
 /// follow see the accounts as their people would once support is done.
 extension SimulationChecks {
     mutating func operatorActions() {
-        let ops = world.records.filter { $0.name.hasPrefix("op") }
+        // The operator's actions on one account (not the app transfer's `opPrepare`/`opComplete`).
+        let ops = world.records.filter { $0.name.hasPrefix("op") && $0.name.split(separator: " ").count > 1 }
         func target(_ r: OpRecord) -> String { String(r.name.split(separator: " ")[1]) }
         func own(_ r: OpRecord, _ uuid: String) -> Bool { r.session?.uuid == uuid || r.reached == uuid }
         for d in ops where d.name.hasPrefix("opDisable") && d.succeeded {

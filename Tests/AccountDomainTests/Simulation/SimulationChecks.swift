@@ -47,10 +47,12 @@ struct SimulationChecks {
         deletedAccountsUnmapped(phase: "after the scheduled runs", answeredOnly: false, strict: true)
         purchases()
         sessions()
+        transferSignIns()
         settle()
         state(strict: true, phase: "after repair")
         suspensionsAgree(strict: true, phase: "after repair")
         purchaseStates(phase: "after repair")
+        transferFilesSettled()
         deletionsComplete()
         return violations
     }
@@ -164,10 +166,18 @@ struct SimulationChecks {
             if isRefresh && r.identityRetiredAtStart && r.succeeded {
                 fail("op \(r.id): a session of an unlinked identity refreshed")
             }
+            // An app transfer may have re-keyed the linked Apple ID to its new `sub` since (and an
+            // unlink retired it under that one).
+            let moved = r.linked.flatMap { t in SimIdentity.universe.firstIndex(of: t) }
+                .flatMap { SimIdentity.transferred.indices.contains($0) ? SimIdentity.transferred[$0].sub : nil }
             if r.succeeded, let target = r.linked, let s = r.session,
                 let doc = providers(s.uuid),
-                !doc.active.contains(where: { $0.type == target.provider.rawValue && $0.id == target.sub }),
-                !doc.retired.contains(where: { $0.type == target.provider.rawValue && $0.id == target.sub })
+                !doc.active.contains(where: {
+                    $0.type == target.provider.rawValue && ($0.id == target.sub || $0.formerIDs.contains(target.sub))
+                }),
+                !doc.retired.contains(where: {
+                    $0.type == target.provider.rawValue && ($0.id == target.sub || $0.id == moved)
+                })
             {
                 fail("op \(r.id): link of \(target) answered success, but it is not listed and no unlink retired it")
             }
@@ -227,7 +237,7 @@ struct SimulationChecks {
                 }
             }
         }
-        for id in SimIdentity.universe {
+        for id in SimIdentity.all {
             guard let file = identityFile(id) else { continue }
             if deleted.contains(file.uuid) {
                 if strict { fail("\(phase): \(id) still names deleted account \(file.uuid.prefix(8))") }
@@ -298,7 +308,7 @@ struct SimulationChecks {
 
     private mutating func settle() {
         let service = world.settleService()
-        for id in SimIdentity.universe {
+        for id in SimIdentity.all {
             let expected = expectedOwner(id)
             let suspended = suspensionRecord(id)?.suspended == true
             do throws(AccountError) {
@@ -322,10 +332,16 @@ struct SimulationChecks {
 
     /// The account a sign-in with `id` must reach, from the state alone.
     func expectedOwner(_ id: SimIdentity) -> String? {
-        guard let file = identityFile(id) else { return nil }
+        guard let file = identityFile(id) else { return transferOwner(id) }
         if deletedAccounts.contains(file.uuid) || s3.current(AccountKeys.deletion(file.uuid)) != nil { return nil }
         guard let doc = providers(file.uuid) else { return file.uuid }  // half-made: completed
         if doc.lists(id, linkID: file.linkID) { return file.uuid }
+        // An app transfer's re-key that stopped after its new file: finished (contract v4).
+        if let t = s3.current(id.key)?.metadata.first(where: { $0.0 == AccountKeys.transferSubMetadata })?.1,
+            doc.prepared(t, linkID: file.linkID)
+        {
+            return file.uuid
+        }
         // A link that stopped after its identity file: completed, if its provider's slot is free.
         let slotFree = !doc.active.contains { $0.type == id.provider.rawValue }
         if let linkID = file.linkID, doc.pending.contains(where: { $0.linkID == linkID && $0.id == id.sub }) {
@@ -341,6 +357,9 @@ struct StoredAccount {
         var type: String
         var id: String
         var linkID: String?
+        var formerIDs: [String] = []
+        /// Prepared app transfers: (transfer_sub, rekeyedFrom).
+        var transfers: [(String, String?)] = []
         /// Google's suspension as the entry holds it: suspended, and the event's iat (ms).
         var suspended = false
         var suspensionIssuedAtMs: Int64?
@@ -358,7 +377,12 @@ struct StoredAccount {
                 guard let e = item.objectValue, let t = e["type"]?.stringValue, let id = e["id"]?.stringValue else {
                     return nil
                 }
-                var entry = Entry(type: t, id: id, linkID: e["linkID"]?.stringValue)
+                var entry = Entry(
+                    type: t, id: id, linkID: e["linkID"]?.stringValue,
+                    formerIDs: (e["formerIDs"]?.arrayValue ?? []).compactMap(\.stringValue),
+                    transfers: (e["transfers"]?.arrayValue ?? []).compactMap { t in
+                        t["sub"]?.stringValue.map { ($0, t["rekeyedFrom"]?.stringValue) }
+                    })
                 entry.suspended = e["suspension"]?["suspended"]?.boolValue ?? false
                 entry.suspensionIssuedAtMs = e["suspension"]?["eventIssuedAt"]?.stringValue.flatMap(ISO8601.parse)
                 entry.sessionsNotBeforeMs = e["sessionsNotBefore"]?.stringValue.flatMap(ISO8601.parse)
@@ -370,20 +394,38 @@ struct StoredAccount {
         retired = entries("retired")
     }
 
+    /// Whether an identity file of `id` with `linkID` is listed: the link's current id only.
     func lists(_ id: SimIdentity, linkID: String?) -> Bool {
         active.contains { $0.type == id.provider.rawValue && $0.id == id.sub && $0.linkID == linkID }
     }
 
-    /// Whether a session signed in with `id` through link `linkID` at `signInAtMs` may act: listed,
-    /// not suspended, and not older than the link's last end of its sessions.
-    func accepts(_ id: SimIdentity, linkID: String?, signInAtMs: Int64) -> Bool {
-        active.contains {
-            $0.type == id.provider.rawValue && $0.id == id.sub && $0.linkID == linkID && !$0.suspended
-                && signInAtMs > ($0.sessionsNotBeforeMs ?? .min)
+    /// Whether a session signed in with `id` under `linkID` still follows a listed link: its
+    /// current id or one an app transfer re-keyed it from (contract v4), the same link id.
+    func follows(_ id: SimIdentity, linkID: String?) -> Bool { followed(id, linkID: linkID) != nil }
+
+    /// The listed link a session signed in with `id` under `linkID` follows (see `follows`).
+    func followed(_ id: SimIdentity, linkID: String?) -> Entry? {
+        active.first {
+            $0.type == id.provider.rawValue && $0.linkID == linkID && ($0.id == id.sub || $0.formerIDs.contains(id.sub))
         }
     }
 
+    /// Whether a session signed in with `id` through link `linkID` at `signInAtMs` may act: it
+    /// follows a listed link (`follows`), not suspended, and not older than the link's last end of
+    /// its sessions.
+    func accepts(_ id: SimIdentity, linkID: String?, signInAtMs: Int64) -> Bool {
+        guard let link = followed(id, linkID: linkID), !link.suspended else { return false }
+        return signInAtMs > (link.sessionsNotBeforeMs ?? .min)
+    }
+
     func entry(_ id: SimIdentity) -> Entry? { active.first { $0.type == id.provider.rawValue && $0.id == id.sub } }
+
+    /// Whether the Apple link `linkID` is prepared for the transfer `t` and not re-keyed yet.
+    func prepared(_ t: String, linkID: String?) -> Bool {
+        active.contains {
+            $0.type == "apple" && $0.linkID == linkID && $0.transfers.contains { $0.0 == t && $0.1 == nil }
+        }
+    }
 }
 
 extension OpRecord {

@@ -1,32 +1,4 @@
-/// SplitMix64: a small, fast, seedable generator. Everything random in a simulation run comes
-/// from one of these, so a seed replays the run exactly.
-struct SimulationRandom {
-    private var state: UInt64
+import TestSupport
 
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// Uniform in 0..<n.
-    mutating func below(_ n: Int) -> Int { n <= 1 ? 0 : Int(next() % UInt64(n)) }
-
-    mutating func chance(_ p: Double) -> Bool { Double(next() >> 11) / Double(1 << 53) < p }
-
-    mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
-
-    mutating func bytes(_ count: Int) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(count + 8)
-        while out.count < count {
-            var w = next()
-            withUnsafeBytes(of: &w) { out.append(contentsOf: $0) }
-        }
-        return Array(out.prefix(count))
-    }
-}
+/// The simulation's generator: a seed replays a run exactly.
+typealias SimulationRandom = SeededRandom

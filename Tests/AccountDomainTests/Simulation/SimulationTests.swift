@@ -73,6 +73,9 @@ enum Simulation {
         // A third of the seeds have check --repair racing them too (a draw of its own again).
         var checkerDraw = SimulationRandom(seed: seed ^ 0xC4EC_4EA1)
         if checkerDraw.chance(0.33) { world.addChecker(runs: 1 + checkerDraw.below(3)) }
+        // Contract v4's app transfer in a third of the seeds (a draw of its own again).
+        var transferDraw = SimulationRandom(seed: seed ^ 0x7AA5_F3E4)
+        if transferDraw.chance(0.33) { world.addTransferStory(person: transferDraw.below(2)) }
         // Google's security events (issue 25), in a draw of their own as well.
         var googleDraw = SimulationRandom(seed: seed ^ 0x0600_6E15)
         if googleDraw.chance(0.4) { world.addGoogle(events: 2 + googleDraw.below(5)) }

@@ -9,10 +9,14 @@ import TokenVerification
 struct SimIdentity: Hashable, CustomStringConvertible {
     let provider: IdentityProvider
     let sub: String
+    /// After an app transfer (SimulationWorld+Transfer.swift): the `transfer_sub` the recipient
+    /// team's tokens carry for this user.
+    var transferSub: String? = nil
 
     var verified: VerifiedIdentity {
         VerifiedIdentity(
-            provider: provider, subject: sub, email: "\(sub)@example.com", emailVerified: true, name: "User \(sub)")
+            provider: provider, subject: sub, email: "\(sub)@example.com", emailVerified: true, name: "User \(sub)",
+            transferSub: transferSub)
     }
 
     var key: String { AccountKeys.identity(provider, sub) }
@@ -34,6 +38,16 @@ struct SimIdentity: Hashable, CustomStringConvertible {
     /// Two people: the first has an Apple ID and two Google accounts (so two of their own links
     /// can race for one slot), the second an Apple ID and one Google account.
     static let people = [[universe[0], universe[2], universe[3]], [universe[1], universe[4]]]
+
+    /// The two Apple IDs after the app moved to another team (contract v4): new `sub`s b1 and b2,
+    /// whose tokens carry the transfer identifiers t1 and t2 (for the recipient team) of a1 and a2.
+    static let transferred = [
+        SimIdentity(provider: .apple, sub: "b1", transferSub: "t1"),
+        SimIdentity(provider: .apple, sub: "b2", transferSub: "t2"),
+    ]
+
+    /// Every identity a run can meet: the checks walk these.
+    static let all = universe + transferred
 }
 
 /// A session as a client device holds it: every token the service delivered for it, and the one
@@ -91,6 +105,9 @@ struct OpRecord {
     var revokedAtEnd = false
     /// For a sign-in that succeeded: the account it reached.
     var reached: String?
+    /// For a sign-in with a transferred Apple identity: the account its prepared transfer named
+    /// at the start (read from the stored JSON), which it must reach (SimulationChecks+Transfer).
+    var transferTarget: String?
     /// For a purchase claim or an App Store notification: the purchase, and when its data was signed.
     var purchase: String?
     var signedDateMs: Int64?
@@ -110,6 +127,9 @@ final class SimulationWorld: @unchecked Sendable {
     private(set) var sessions: [HeldSession] = []
     /// Deletions set up to fail every time (SimulationWorld+Deletion.swift).
     var poisonedDeletions: Set<String> = []
+    /// The app moved to another Apple team (SimulationWorld+Transfer.swift): Apple sign-ins carry
+    /// the new identities from then on.
+    var transferred = false
     /// Google's security events, as delivered (SimulationWorld+GoogleEvents.swift).
     var googleEvents: [GoogleEvent] = []
     private var nextOp = 0
@@ -285,6 +305,7 @@ final class SimulationWorld: @unchecked Sendable {
     }
 
     func signIn(_ actor: Int, _ identity: SimIdentity, intent: SignInIntent, mine: inout [HeldSession]) {
+        let identity = afterTransfer(identity)
         let device = scheduler.rng.chance(0.5) ? "device \(actor)" : nil
         let out = run(actor, "signIn \(identity) \(intent)", session: nil) { service throws(AccountError) in
             let out = try service.signIn(
@@ -327,6 +348,7 @@ final class SimulationWorld: @unchecked Sendable {
         record.googleEvent = googleEvent
         if let session { record.identityRetiredAtStart = linkRetired(session) }
         if let unlinked, let session { record.filesAtStart = files(of: unlinked, mappingTo: session.uuid) }
+        record.transferTarget = transferTarget(of: name)
         if let presenting, let session { record.reuseAtStart = isReuse(presenting, session) }
         scheduler.note("op \(id) actor \(actor): \(name) starts")
         scheduler.beginOperation(actor, id: id, deadlineMs: 10_000)
@@ -364,7 +386,7 @@ final class SimulationWorld: @unchecked Sendable {
                 .stringValue,
             let doc = scheduler.s3.json(AccountKeys.providers(s.uuid)).flatMap(StoredAccount.init(json:))
         else { return false }
-        return doc.retired.contains { $0.linkID == linkID } && !doc.lists(s.identity, linkID: linkID)
+        return doc.retired.contains { $0.linkID == linkID } && !doc.follows(s.identity, linkID: linkID)
     }
 
     /// The contract's reuse rule, judged from the stored record and what the session delivered:
@@ -387,7 +409,7 @@ final class SimulationWorld: @unchecked Sendable {
 
     private func files(of provider: IdentityProvider, mappingTo uuid: String) -> [SimIdentity: String] {
         var out: [SimIdentity: String] = [:]
-        for id in SimIdentity.universe where id.provider == provider {
+        for id in SimIdentity.all where id.provider == provider {
             guard let v = scheduler.s3.current(id.key), String(decoding: v.body, as: UTF8.self) == uuid else {
                 continue
             }

@@ -51,6 +51,22 @@ public final class User {
         return false;
     }
 
+    /**
+     * The Apple user identifier ({@code sub}) the account's Apple link has now, null without one.
+     * It changes when the app moves to another Apple developer team and the server re-keys the
+     * link (a Sign in with Apple carrying {@code transfer_sub}, or the operator's {@code apple-transfer
+     * complete}); the session's user follows it at the next answer. Key nothing of your own on it:
+     * {@link #serviceUserID} never changes.
+     */
+    public String appleUserId() {
+        for (LinkedProvider p : providers) {
+            if (p.type.equals(Provider.APPLE.wireName())) {
+                return p.id;
+            }
+        }
+        return null;
+    }
+
     /** The user object exactly as the server sent it (fields this client does not know included). */
     public JSONObject toJson() {
         try {

@@ -12,11 +12,16 @@ final class Answers {
     private Answers() {}
 
     static JSONObject user() {
+        return user("001.a.1");
+    }
+
+    /** The account, its Apple link's {@code sub} being {@code appleId}. */
+    static JSONObject user(String appleId) {
         try {
             return new JSONObject().put("serviceUserID", USER_ID).put("displayName", "Ada").put("email", "ada@example.com")
                     .put("createdAt", "2026-01-01T00:00:00Z").put("lastUpdated", "2026-01-01T00:00:00Z")
                     .put("primaryProvider", "apple")
-                    .put("providers", new JSONArray().put(new JSONObject().put("type", "apple").put("id", "001.a.1")
+                    .put("providers", new JSONArray().put(new JSONObject().put("type", "apple").put("id", appleId)
                             .put("isPrimary", true).put("linkedAt", "2026-01-01T00:00:00Z")))
                     .put("subscription", new JSONObject().put("tier", "free").put("storageLimit", 209715200L)
                             .put("storageUsed", 0).put("expiryDate", "2026-02-01T00:00:00Z"));
@@ -27,8 +32,12 @@ final class Answers {
 
     /** A sign-in or refresh answer: {@code token}, credentials {@code keyId} expiring at {@code expiresAt} (server time). */
     static TransportAnswer session(String token, String keyId, long expiresAt, long serverNow) {
+        return session(token, keyId, expiresAt, serverNow, "001.a.1");
+    }
+
+    static TransportAnswer session(String token, String keyId, long expiresAt, long serverNow, String appleId) {
         try {
-            JSONObject data = new JSONObject().put("isNewUser", true).put("user", user())
+            JSONObject data = new JSONObject().put("isNewUser", true).put("user", user(appleId))
                     .put("credentials", new JSONObject().put("accessKeyId", keyId).put("secretAccessKey", "secret-" + keyId)
                             .put("sessionToken", "st-" + keyId).put("expiration", Timestamps.format(expiresAt)))
                     .put("storage", new JSONObject().put("bucket", "b").put("region", "us-east-1")

@@ -23,6 +23,8 @@ final class FakeServer implements ScriptedTransport.Handler {
     private volatile String current;
     private String rotatedOut;
     private long rotatedAt;
+    /** The Apple {@code sub} of the account's Apple link (an app transfer's re-key changes it). */
+    volatile String appleId = "001.a.1";
     /** Set when a token the session replaced came back after the grace: the session is revoked. */
     volatile boolean reuseDetected;
 
@@ -94,7 +96,7 @@ final class FakeServer implements ScriptedTransport.Handler {
     private TransportAnswer issue() {
         int n = issued.incrementAndGet();
         current = "rt-" + n;
-        return Answers.session(current, "AKIA" + n, serverNow() + credentialsMillis, serverNow());
+        return Answers.session(current, "AKIA" + n, serverNow() + credentialsMillis, serverNow(), appleId);
     }
 
     private static JSONObject json(String name, Object value) {

@@ -14,10 +14,12 @@ import dev.signinbackend.client.SignInConfiguration;
 import dev.signinbackend.client.SignInException;
 import dev.signinbackend.client.SignInFunction;
 import dev.signinbackend.client.SignInIntent;
+import dev.signinbackend.client.SignInResult;
 import dev.signinbackend.client.SignInSession;
 import dev.signinbackend.client.SignInTransport;
 import dev.signinbackend.client.SoftwareKeyProvider;
 import dev.signinbackend.client.TemporaryCredentials;
+import dev.signinbackend.client.User;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -132,6 +134,22 @@ public final class ClientScenarios {
                 SignInSession s = session();
                 Provider provider = Provider.valueOf(args.getOrDefault("provider", "google").toUpperCase());
                 return result(() -> new JSONObject().put("linked", get(s.link(provider, args.get("token"), null)).status), s);
+            }
+            case "signin-user": {  // a sign-in (test_client_transfer.py) and the user it answers
+                SignInSession s = session();
+                return result(() -> {
+                    SignInResult r = get(s.signIn(Provider.APPLE, args.get("token"), SignInIntent.AUTO, null, null));
+                    return new JSONObject().put("isNewUser", r.isNewUser).put("serviceUserID", r.user.serviceUserID)
+                            .put("appleUserId", r.user.appleUserId());
+                }, s);
+            }
+            case "refresh-user": {  // a later launch: a refresh, and the user it reports and stores
+                SignInSession s = session();
+                return result(() -> {
+                    User user = get(s.refresh());
+                    return new JSONObject().put("serviceUserID", user.serviceUserID).put("appleUserId", user.appleUserId())
+                            .put("storedAppleUserId", get(session().currentUser()).appleUserId());
+                }, s);
             }
             case "refresh": {
                 SignInSession s = session();
