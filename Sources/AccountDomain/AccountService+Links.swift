@@ -103,13 +103,12 @@ extension AccountService {
         do throws(AccountError) {
             completed = try completeLink(account, m, identity, deadline: deadline)
         } catch {
-            if case .accountDisabled = error {
-                // Disabled since the claim: the file and the claim go again, the account is as it was.
-                try deleteIdentityFile(key, ifItNames: uuid, linkID: linkID, deadline: deadline)
-                _ = try cancelClaim(account, identity, linkID: linkID, deadline: deadline)
-            } else {
-                try removeFileOfDeletedAccount(key, uuid: uuid, linkID: linkID, deadline: deadline)
-            }
+            // Disabled since the claim: nothing is listed, and the claim and its file stay as a
+            // link stopped after its file leaves them. A concurrent link of the same identity
+            // shares both (and may be writing the file again, or activate after an enable), so
+            // neither is taken back; completing them waits for the enable (`completeLink`).
+            if case .accountDisabled = error { throw error }
+            try removeFileOfDeletedAccount(key, uuid: uuid, linkID: linkID, deadline: deadline)
             throw error
         }
         guard let linked = completed else {
