@@ -103,12 +103,11 @@ extension AccountService {
         do throws(AccountError) {
             completed = try completeLink(account, m, identity, deadline: deadline)
         } catch {
-            // Disabled since the claim: nothing is listed, and the claim and its file stay as a
-            // link stopped after its file leaves them. A concurrent link of the same identity
-            // shares both (and may be writing the file again, or activate after an enable), so
-            // neither is taken back; completing them waits for the enable (`completeLink`).
-            if case .accountDisabled = error { throw error }
-            try removeFileOfDeletedAccount(key, uuid: uuid, linkID: linkID, deadline: deadline)
+            if case .accountDisabled = error {
+                try withdrawLink(account, key: key, linkID: linkID, deadline: deadline)
+            } else {
+                try removeFileOfDeletedAccount(key, uuid: uuid, linkID: linkID, deadline: deadline)
+            }
             throw error
         }
         guard let linked = completed else {
@@ -153,6 +152,28 @@ extension AccountService {
             mine.linkID == linkID
         {
             _ = try backend.delete(key, identityDelete(mine), deadline: deadline)
+        }
+    }
+
+    /// A link refused at its activation (the account was disabled since its claim) takes back what
+    /// it wrote: its claim is retired, then its identity file deleted by the version read. Retired,
+    /// not removed: a concurrent link of the same identity shares the claim and the file (one link
+    /// id), and a retired link id is one it recognises as over (its activation finds it stale and
+    /// deletes the file it may have written again), while a deletion still finds the file through
+    /// it. A sharer that activated meanwhile (after an enable) keeps both.
+    func withdrawLink(_ account: Account, key: String, linkID: String, deadline: Deadline) throws(AccountError) {
+        let now = environment.now()
+        var listed = false
+        _ = try updateProviders(account, deadline: deadline) {
+            (doc: inout ProvidersDocument) throws(AccountError) -> Bool in
+            listed = doc.providers.contains { $0.linkID == linkID }
+            guard let i = doc.pending.firstIndex(where: { $0.linkID == linkID }) else { return false }
+            let claim = doc.pending.remove(at: i)
+            doc.retire(claim.type, id: claim.id, linkID: claim.linkID, nowMs: now)
+            return true
+        }
+        if !listed {
+            try deleteIdentityFile(key, ifItNames: account.serviceUserID, linkID: linkID, deadline: deadline)
         }
     }
 

@@ -55,7 +55,7 @@ import Testing
     /// Races `action` with the disable before each of its calls in turn. `setUp` makes a fresh
     /// account (answering its id and the session's token); `committedAt` names the version that is
     /// the action's commit once it succeeded. A refused action may leave what `uncommitted` drops
-    /// (a link's claim and file: not listed, so not linked), which `afterEnable` then finishes.
+    /// (a link's withdrawn claim, retired); `afterEnable` runs after enabling the account again.
     func raceDisable(
         _ name: String, setUp: () throws -> (AccountFixture, String, String),
         action: (AccountFixture, String, String) throws -> Void, committedAt: (AccountFixture, String) -> Int?,
@@ -116,8 +116,7 @@ import Testing
             },
             uncommitted: {
                 var l = $0
-                l.pending.removeAll { $0 == "google:\(Self.google.subject)" }
-                l.files.removeAll { $0 == Self.googleKey }
+                l.retired.removeAll { $0 == "google:\(Self.google.subject)" }  // the claim it withdrew
                 return l
             },
             afterEnable: { f, uuid, token in

@@ -9,10 +9,8 @@ import StrictJSON
 /// - no write of providers.json by a link, unlink, claim or sign-in lists an identity (active or
 ///   pending), retires one, or lists a purchase;
 /// - no identity file or purchase claim naming the account is created by such an operation that
-///   answered success, and no claim (a claim's commit) by one that answered without meeting a
-///   fault and left it there (unless the account was enabled or deleted again before the answer:
-///   the commit came after that). A refused link may leave its file beside its claim: that link
-///   is unfinished, not listed (docs/decisions/accounts-and-sessions.md, "A disable is re-checked").
+///   answered success, nor by one that answered without meeting a fault and left it there (unless
+///   the account was enabled or deleted again before the answer: the commit came after that).
 /// "Disabled" is the stored flag, which is written before the disable answers: stronger than
 /// "after the disable answered", and it needs no timing of the operations. Apple's and Google's
 /// events, the operator's actions and the scheduled run are not the account's own actions.
@@ -89,7 +87,7 @@ extension SimulationChecks {
                 let last = later.last { $0.key == w.key } ?? w
                 let left = last.op == w.op && last.after != nil
                 let cleanAnswer = r.succeededOrFailed && !world.scheduler.faultedOps.contains(r.id)
-                if r.succeeded || (cleanAnswer && left && w.key.hasPrefix("purchases/apple/")) {
+                if r.succeeded || (cleanAnswer && left) {
                     fail(
                         "op \(r.id) \(r.name) created \(w.key) for account \(uuid.prefix(8)) while disabled (by op \(by))\(r.succeeded ? " and answered success" : ", and left it")"
                     )
