@@ -132,18 +132,21 @@ extension AccountService {
     func removeFileOfDeletedAccount(
         _ key: String, uuid: String, linkID: String, deadline: Deadline
     ) throws(AccountError) {
-        let providersKey = AccountKeys.providers(uuid)
-        if let object = try backend.get(providersKey, deadline: deadline),
-            try !decodeDocument(object.body, key: providersKey, ProvidersDocument.init(json:)).isDeleted
-        {
-            return
-        }
+        guard try isGoneOrDeleted(uuid, deadline: deadline) else { return }
         if let mine = try mapping(backend.get(key, deadline: deadline), key: key), mine.uuid == uuid,
             mine.linkID == linkID
         {
             _ = try backend.delete(key, identityDelete(mine), deadline: deadline)
         }
         throw .sessionInvalid(reason: "the account was deleted")
+    }
+
+    /// Whether account `uuid`'s providers.json is gone (a committed deletion's purge took it) or
+    /// says the account was deleted, read now.
+    func isGoneOrDeleted(_ uuid: String, deadline: Deadline) throws(AccountError) -> Bool {
+        let providersKey = AccountKeys.providers(uuid)
+        guard let object = try backend.get(providersKey, deadline: deadline) else { return true }
+        return try decodeDocument(object.body, key: providersKey, ProvidersDocument.init(json:)).isDeleted
     }
 
     /// Gives back a claim whose identity file was never written by this link.
