@@ -12,7 +12,8 @@ import TokenVerification
 /// activation), unlink and claimPurchase (its listing) re-check the flag inside their committing
 /// conditional write of providers.json (`refuseIfDisabled`), which a disable changes, so a
 /// disable stored after their read makes them read again and refuse; claimPurchase re-reads it
-/// after its claim file too. A refusal takes back what the action wrote after reading the account.
+/// after its claim file too. A refused claim takes its file and listing back; a refused link
+/// retires its claim and deletes its file (`withdrawLink`).
 extension ProvidersDocument {
     /// Disabled and not deleted: a deleted account's sessions are SESSION_INVALID as before.
     package var isActiveButDisabled: Bool { isDisabled && !isDeleted }

@@ -104,9 +104,7 @@ extension AccountService {
             completed = try completeLink(account, m, identity, deadline: deadline)
         } catch {
             if case .accountDisabled = error {
-                // Disabled since the claim: the file and the claim go again, the account is as it was.
-                try deleteIdentityFile(key, ifItNames: uuid, linkID: linkID, deadline: deadline)
-                _ = try cancelClaim(account, identity, linkID: linkID, deadline: deadline)
+                try withdrawLink(account, key: key, linkID: linkID, deadline: deadline)
             } else {
                 try removeFileOfDeletedAccount(key, uuid: uuid, linkID: linkID, deadline: deadline)
             }
@@ -158,6 +156,28 @@ extension AccountService {
         let providersKey = AccountKeys.providers(uuid)
         guard let object = try backend.get(providersKey, deadline: deadline) else { return true }
         return try decodeDocument(object.body, key: providersKey, ProvidersDocument.init(json:)).isDeleted
+    }
+
+    /// A link refused at its activation (the account was disabled since its claim) takes back what
+    /// it wrote: its claim is retired, then its identity file deleted by the version read. Retired,
+    /// not removed: a concurrent link of the same identity shares the claim and the file (one link
+    /// id), and a retired link id is one it recognises as over (its activation finds it stale and
+    /// deletes the file it may have written again), while a deletion still finds the file through
+    /// it. A sharer that activated meanwhile (after an enable) keeps both.
+    func withdrawLink(_ account: Account, key: String, linkID: String, deadline: Deadline) throws(AccountError) {
+        let now = environment.now()
+        var listed = false
+        _ = try updateProviders(account, deadline: deadline) {
+            (doc: inout ProvidersDocument) throws(AccountError) -> Bool in
+            listed = doc.providers.contains { $0.linkID == linkID }
+            guard let i = doc.pending.firstIndex(where: { $0.linkID == linkID }) else { return false }
+            let claim = doc.pending.remove(at: i)
+            doc.retire(claim.type, id: claim.id, linkID: claim.linkID, nowMs: now)
+            return true
+        }
+        if !listed {
+            try deleteIdentityFile(key, ifItNames: account.serviceUserID, linkID: linkID, deadline: deadline)
+        }
     }
 
     /// Gives back a claim whose identity file was never written by this link.

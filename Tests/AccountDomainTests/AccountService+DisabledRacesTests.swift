@@ -54,10 +54,13 @@ import Testing
 
     /// Races `action` with the disable before each of its calls in turn. `setUp` makes a fresh
     /// account (answering its id and the session's token); `committedAt` names the version that is
-    /// the action's commit once it succeeded.
+    /// the action's commit once it succeeded. A refused action may leave what `uncommitted` drops
+    /// (a link's withdrawn claim, retired); `afterEnable` runs after enabling the account again.
     func raceDisable(
         _ name: String, setUp: () throws -> (AccountFixture, String, String),
-        action: (AccountFixture, String, String) throws -> Void, committedAt: (AccountFixture, String) -> Int?
+        action: (AccountFixture, String, String) throws -> Void, committedAt: (AccountFixture, String) -> Int?,
+        uncommitted: (Linkage) -> Linkage = { $0 },
+        afterEnable: ((AccountFixture, String, String) throws -> Void)? = nil
     ) throws {
         var refused = 0
         for k in 0..<200 {
@@ -79,7 +82,13 @@ import Testing
             if let error {
                 refused += 1
                 #expect(error == "accountDisabled", "\(name), disable before call \(k): answered \(error)")
-                #expect(Self.linkage(f, uuid) == before, "\(name), disable before call \(k): changed the account")
+                #expect(
+                    uncommitted(Self.linkage(f, uuid)) == uncommitted(before),
+                    "\(name), disable before call \(k): changed the account")
+                if let afterEnable {
+                    #expect(try f.service.setDisabled(uuid, nil, deadline: .none))
+                    try afterEnable(f, uuid, token)
+                }
             } else {
                 let commit = committedAt(f, uuid), disabled = Self.disabledAt(f, uuid)
                 #expect(
@@ -104,6 +113,17 @@ import Testing
                 f.s3.history[AccountKeys.providers(uuid)]?.first {
                     ProvidersDocumentJSON.decode($0.body)?.index(of: .google, id: Self.google.subject) != nil
                 }.map(Self.order)
+            },
+            uncommitted: {
+                var l = $0
+                l.retired.removeAll { $0 == "google:\(Self.google.subject)" }  // the claim it withdrew
+                return l
+            },
+            afterEnable: { f, uuid, token in
+                // The user tries again once support has enabled the account: linked, one file.
+                let out = try f.service.link(token: token, identity: Self.google, deadline: .none)
+                #expect(out.status == .linked && f.providers(uuid)?.pending == [])
+                #expect(f.s3.text(Self.googleKey) == uuid)
             })
     }
 
