@@ -133,12 +133,7 @@ extension AccountService {
     func removeFileOfDeletedAccount(
         _ key: String, uuid: String, linkID: String, deadline: Deadline
     ) throws(AccountError) {
-        let providersKey = AccountKeys.providers(uuid)
-        if let object = try backend.get(providersKey, deadline: deadline),
-            try !decodeDocument(object.body, key: providersKey, ProvidersDocument.init(json:)).isDeleted
-        {
-            return
-        }
+        guard try isGoneOrDeleted(uuid, deadline: deadline) else { return }
         try deleteIdentityFile(key, ifItNames: uuid, linkID: linkID, deadline: deadline)
         throw .sessionInvalid(reason: "the account was deleted")
     }
@@ -153,6 +148,14 @@ extension AccountService {
         {
             _ = try backend.delete(key, identityDelete(mine), deadline: deadline)
         }
+    }
+
+    /// Whether account `uuid`'s providers.json is gone (a committed deletion's purge took it) or
+    /// says the account was deleted, read now.
+    func isGoneOrDeleted(_ uuid: String, deadline: Deadline) throws(AccountError) -> Bool {
+        let providersKey = AccountKeys.providers(uuid)
+        guard let object = try backend.get(providersKey, deadline: deadline) else { return true }
+        return try decodeDocument(object.body, key: providersKey, ProvidersDocument.init(json:)).isDeleted
     }
 
     /// A link refused at its activation (the account was disabled since its claim) takes back what

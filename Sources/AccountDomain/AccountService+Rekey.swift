@@ -25,7 +25,8 @@ enum RekeyOutcome {
 /// 3. the clean-up: the old identity file and the link's transfer files are removed (each
 ///    exactly as read, only when it names this account), then the transfers leave providers.json.
 /// The rule is re-checked where it commits (step 2's conditional write): a link unlinked, deleted
-/// or re-keyed meanwhile ends the re-key, and the file step 1 created goes again.
+/// (or purged, providers.json gone) or re-keyed meanwhile ends the re-key, and the file step 1
+/// created goes again.
 extension AccountService {
     /// Re-keys the Apple link of account `uuid` prepared for `transferSub` to `newSub`. `file`:
     /// the new identity file when the caller has read it (its `LinkState.rekeying`); the caller
@@ -97,6 +98,15 @@ extension AccountService {
             }
         } catch {
             if case .accountDisabled = error, let created { try removeRekeyFile(created, key: key, deadline: deadline) }
+            // A deletion committed meanwhile and its purge took providers.json: it never saw the
+            // new `sub`, so the file this re-key wrote would name a deleted account and nothing
+            // else would remove it (simulation seed 1622). Taken back, as a link takes back its own.
+            if case .conflict = error, let mine = created ?? (file == nil ? known : nil),
+                try isGoneOrDeleted(uuid, deadline: deadline)
+            {
+                try removeRekeyFile(mine, key: key, deadline: deadline)
+                return .ignored("the account was deleted")
+            }
             throw error
         }
         guard applies else {
