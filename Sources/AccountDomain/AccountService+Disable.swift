@@ -9,11 +9,10 @@ import TokenVerification
 ///
 /// Every one that begins after the disable answers ACCOUNT_DISABLED and changes nothing. One that
 /// began before may still finish only if it committed before the disable: link (its claim and its
-/// activation), unlink and claimPurchase (its listing) re-check the flag inside their committing
-/// conditional write of providers.json (`refuseIfDisabled`), which a disable changes, so a
-/// disable stored after their read makes them read again and refuse; claimPurchase re-reads it
-/// after its claim file too. A refused claim takes its file and listing back; a refused link
-/// retires its claim and deletes its file (`withdrawLink`).
+/// activation), unlink and claimPurchase (its listing, written before its claim file) re-check the
+/// flag inside their committing conditional write of providers.json (`refuseIfDisabled`), which
+/// a disable changes, so a disable stored after their read makes them read again and refuse. A
+/// link refused at its activation retires its claim and deletes its file (`withdrawLink`).
 extension ProvidersDocument {
     /// Disabled and not deleted: a deleted account's sessions are SESSION_INVALID as before.
     package var isActiveButDisabled: Bool { isDisabled && !isDeleted }

@@ -17,12 +17,13 @@ package struct ClaimOutcome: Sendable {
 /// 1. the session, the account and the claim file, in one round; a claim file naming another
 ///    account (or an `appAccountToken` naming another account) refuses here, before any write;
 /// 2. the purchase is listed in providers.json (`If-Match`, refused once the account is deleted:
-///    the deletion commits in that document, so it sees every listed claim; and once it is
-///    disabled);
+///    the deletion commits in that document, so it sees every listed claim). This write is the
+///    claim's commit against a disable (refused once the account is disabled, docs/decisions/
+///    accounts-and-sessions.md, "A disable is re-checked"): when the claim file is still to be
+///    made, a listing already there is written again unchanged, so that a disable stored since
+///    the account was read fails the `If-Match` and is seen;
 /// 3. the claim file, created only if absent; losing that race to another account takes the
-///    listing back out and refuses; then providers.json is read again (`confirmClaim`): a claim
-///    file made after the account was deleted or disabled is taken back, with this claim's
-///    listing when disabled, so a claim that answers success made its file before the disable;
+///    listing back out and refuses;
 /// 4. the purchase's state (`purchases/apple-state/`): the newest of what is stored, the presented
 ///    transaction and Apple's answer (contract v3), so a transaction signed before a refund or
 ///    expiry the service has seen never makes the purchase active again;
@@ -56,15 +57,14 @@ extension AccountService {
             }
             existing = nil
         }
-        var (account, listed) = try listPurchase(purchase.originalTransactionID, in: auth.account, deadline: deadline)
+        var account = try listPurchase(
+            purchase.originalTransactionID, in: auth.account, commit: existing == nil, deadline: deadline)
         if existing == nil {
             let put = S3Put(key: key, body: Array(uuid.utf8), contentType: "text/plain", condition: .ifNoneMatch)
             switch try backend.put(put, deadline: deadline) {
             case .stored(let etag):
                 status = .claimed
-                try confirmClaim(
-                    uuid, claim: key, etag: etag, listed: listed ? purchase.originalTransactionID : nil,
-                    in: account, deadline: deadline)
+                try confirmNotDeleted(uuid, claim: key, etag: etag, deadline: deadline)
             case .preconditionFailed:
                 // Created meanwhile: by this claim's own lost answer, or by another account.
                 let owner = try backend.get(key, deadline: deadline).map { String(decoding: $0.body, as: UTF8.self) }
@@ -72,8 +72,6 @@ extension AccountService {
                     _ = try? unlistPurchase(purchase.originalTransactionID, in: account, deadline: deadline)
                     throw .purchaseBelongsToOtherAccount
                 }
-                // Not necessarily this claim's: another claim of this account's may stand on it.
-                try confirmClaim(uuid, claim: key, etag: nil, listed: nil, in: account, deadline: deadline)
             }
         }
         // The newer of the presented transaction, Apple's answer and the stored state (read only
@@ -89,44 +87,33 @@ extension AccountService {
         return ClaimOutcome(status: status, account: account)
     }
 
-    /// Lists purchase `id`; `added` tells whether this call wrote the listing.
+    /// Lists purchase `id`. `commit`: written even when it is listed already (unchanged), so that
+    /// the claim's decision on the account is made by this conditional write.
     func listPurchase(
-        _ id: String, in account: Account, deadline: Deadline
-    ) throws(AccountError) -> (Account, added: Bool) {
-        var added = false
-        let listed = try updateProviders(account, deadline: deadline) {
+        _ id: String, in account: Account, commit: Bool, deadline: Deadline
+    ) throws(AccountError) -> Account {
+        try updateProviders(account, deadline: deadline) {
             (doc: inout ProvidersDocument) throws(AccountError) -> Bool in
             guard !doc.isDeleted else { throw .sessionInvalid(reason: "the account was deleted") }
             try doc.refuseIfDisabled()
-            added = !doc.purchases.contains(id)
-            if added { doc.purchases.append(id) }
-            return added
+            guard !doc.purchases.contains(id) else { return commit }
+            doc.purchases.append(id)
+            return true
         }
-        return (listed, added)
     }
 
-    /// providers.json read again once the claim file exists, so that a disable or a deletion
-    /// stored before this read is seen, and one stored after it comes after the claim. A file
-    /// this claim created (`etag`) is taken back when the account was deleted meanwhile (the
-    /// deletion read the listing before the file existed) or disabled, and when disabled so is
-    /// the listing this claim added (`listed`): ACCOUNT_DISABLED with the account as it was.
-    func confirmClaim(
-        _ uuid: String, claim key: String, etag: String?, listed: String?, in account: Account, deadline: Deadline
-    ) throws(AccountError) {
+    /// A claim file created after this account's deletion committed (the deletion read the
+    /// listing before the file existed) is taken back at once: the account is gone.
+    func confirmNotDeleted(_ uuid: String, claim key: String, etag: String, deadline: Deadline) throws(AccountError) {
         let providers = try backend.get(AccountKeys.providers(uuid), deadline: deadline)
         let doc = try providers.map { (o: S3Object) throws(AccountError) in
             try decodeDocument(o.body, key: AccountKeys.providers(uuid), ProvidersDocument.init(json:))
         }
-        let deleted = doc?.isDeleted ?? true
-        guard deleted || doc?.isActiveButDisabled == true else { return }
-        if let etag {
-            var round = Round()
-            let slot = round.delete(key, .ifMatch(etag))
-            _ = try backend.run(round, deadline: deadline).value(slot)
-        }
-        if deleted { throw .sessionInvalid(reason: "the account was deleted") }
-        if let listed { _ = try unlistPurchase(listed, in: account, deadline: deadline) }
-        throw .accountDisabled
+        guard doc?.isDeleted ?? true else { return }
+        var round = Round()
+        let slot = round.delete(key, .ifMatch(etag))
+        _ = try backend.run(round, deadline: deadline).value(slot)
+        throw .sessionInvalid(reason: "the account was deleted")
     }
 
     /// Whether `claim` (naming another account) belonged to a deleted account, in which case it is

@@ -54,7 +54,7 @@ import Testing
 
     /// Races `action` with the disable before each of its calls in turn. `setUp` makes a fresh
     /// account (answering its id and the session's token); `committedAt` names the version that is
-    /// the action's commit once it succeeded. A refused action may leave what `uncommitted` drops
+    /// the action's commit once it succeeded (a write of its own). A refused action may leave what `uncommitted` drops
     /// (a link's withdrawn claim, retired); `afterEnable` runs after enabling the account again.
     func raceDisable(
         _ name: String, setUp: () throws -> (AccountFixture, String, String),
@@ -66,6 +66,7 @@ import Testing
         for k in 0..<200 {
             let (f, uuid, token) = try setUp()
             let before = Self.linkage(f, uuid)
+            let start = f.s3.history.values.joined().map(Self.order).max() ?? 0
             var calls = 0
             f.backend.intercept = { _, _ in
                 if calls == k { _ = try? f.service.setDisabled(uuid, Self.disable, deadline: .none) }
@@ -90,10 +91,11 @@ import Testing
                     try afterEnable(f, uuid, token)
                 }
             } else {
+                // Its commit is a write of this action's (after `start`), stored before the disable.
                 let commit = committedAt(f, uuid), disabled = Self.disabledAt(f, uuid)
                 #expect(
-                    commit != nil && disabled != nil && commit! < disabled!,
-                    "\(name), disable before call \(k): succeeded, committed at \(commit ?? -1) after the disable at \(disabled ?? -1)"
+                    commit != nil && disabled != nil && start < commit! && commit! < disabled!,
+                    "\(name), disable before call \(k): succeeded, committed at \(commit ?? -1) (started after \(start)), the disable at \(disabled ?? -1)"
                 )
             }
         }
@@ -144,8 +146,25 @@ import Testing
             })
     }
 
+    func claim(_ f: AccountFixture, _ token: String) throws {
+        let purchase = StorePurchase(
+            originalTransactionID: Self.purchaseID, productID: "com.example.photos.premium",
+            environment: "Production", appAccountToken: nil, purchaseDateMs: f.nowMs - 1_000,
+            expiresDateMs: f.nowMs + 86_400_000, revocationDateMs: nil, signedDateMs: f.nowMs)
+        _ = try f.service.claimPurchase(token: token, purchase: purchase, product: product, deadline: .none)
+    }
+
+    /// The claim's commit: its providers.json write listing the purchase (or writing the listing
+    /// again) last before its claim file; the disable's write lists it too, but disabled.
+    static func claimCommit(_ f: AccountFixture, _ uuid: String) -> Int? {
+        guard let file = f.s3.history[AccountKeys.purchaseClaim(purchaseID)]?.first.map(order) else { return nil }
+        return f.s3.history[AccountKeys.providers(uuid)]?.filter {
+            let doc = ProvidersDocumentJSON.decode($0.body)
+            return order($0) < file && doc?.purchases.contains(purchaseID) == true && doc?.isDisabled == false
+        }.map(order).max()
+    }
+
     @Test func aClaimCommitsOnlyBeforeADisable() throws {
-        let product = product
         try raceDisable(
             "claimPurchase",
             setUp: {
@@ -153,14 +172,30 @@ import Testing
                 let up = try f.signUp()
                 return (f, up.account.serviceUserID, up.session.refreshToken.value)
             },
-            action: { f, _, token in
-                let purchase = StorePurchase(
-                    originalTransactionID: Self.purchaseID, productID: "com.example.photos.premium",
-                    environment: "Production", appAccountToken: nil, purchaseDateMs: f.nowMs - 1_000,
-                    expiresDateMs: f.nowMs + 86_400_000, revocationDateMs: nil, signedDateMs: f.nowMs)
-                _ = try f.service.claimPurchase(token: token, purchase: purchase, product: product, deadline: .none)
+            action: { f, _, token in try claim(f, token) }, committedAt: Self.claimCommit)
+    }
+
+    /// A claim that stopped after its listing, before its claim file: the next claim finds the
+    /// purchase listed and still decides on the account in a write of its own.
+    @Test func aClaimFinishingAStoppedOneCommitsOnlyBeforeADisable() throws {
+        try raceDisable(
+            "claimPurchase after a stopped one",
+            setUp: {
+                let f = AccountFixture()
+                let up = try f.signUp()
+                let token = up.session.refreshToken.value
+                f.backend.intercept = { call, _ in
+                    guard case .s3Put(let put) = call, put.key == AccountKeys.purchaseClaim(Self.purchaseID) else {
+                        return .proceed
+                    }
+                    return .fail(DirectBackend.outage)
+                }
+                _ = accountError { try claim(f, token) }
+                f.backend.intercept = nil
+                #expect(f.providers(up.account.serviceUserID)?.purchases == [Self.purchaseID])
+                return (f, up.account.serviceUserID, token)
             },
-            committedAt: { f, _ in f.s3.history[AccountKeys.purchaseClaim(Self.purchaseID)]?.first.map(Self.order) })
+            action: { f, _, token in try claim(f, token) }, committedAt: Self.claimCommit)
     }
 
     /// A sign-in that completes a link which stopped after its identity file: the completion is a

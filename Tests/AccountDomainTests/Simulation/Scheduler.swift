@@ -23,7 +23,8 @@ enum Fault: String, CaseIterable {
     case crash
 }
 
-/// One applied write, for the checks that need to know who changed what.
+/// One applied write, for the checks that need to know who changed what: every change, and every
+/// stored PUT even of the same bytes (a conditional rewrite is a commit that changes nothing).
 struct AppliedWrite {
     var op: Int
     /// The simulated clock when it was applied.
@@ -246,7 +247,9 @@ final class Scheduler: @unchecked Sendable {
         let result = s3.apply(call)
         if let key {
             let after = s3.current(key)?.body
-            if before != after || (before == nil) != (after == nil) {
+            var stored = false
+            if case .success(.stored(.stored)) = result { stored = true }
+            if before != after || (before == nil) != (after == nil) || stored {
                 writes.append(
                     AppliedWrite(op: op, atMs: clock, key: key, before: before, after: after, delivered: delivered))
             }
