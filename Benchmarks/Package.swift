@@ -12,6 +12,14 @@
 // Why: docs/decisions/tests-and-tools.md, "The micro-benchmarks are a package of their own".
 import PackageDescription
 
+/// An account module (../Package.swift's layers), from ../Sources.
+func account(_ name: String, _ layers: [Target.Dependency]) -> Target {
+    .target(
+        name: name,
+        dependencies: layers + ["AWSClients", "TokenVerification", "CryptoPrimitives", "StrictJSON", "PlatformSupport"],
+        path: "Backend/\(name)")
+}
+
 let package = Package(
     name: "signin-benchmarks",
     platforms: [.macOS(.v13)],
@@ -63,14 +71,23 @@ let package = Package(
         .target(
             name: "AppStoreServerAPI", dependencies: ["CryptoPrimitives", "CurlHTTP", "StrictJSON", "PlatformSupport"],
             path: "Backend/AppStoreServerAPI"),
-        .target(
-            name: "AccountDomain",
-            dependencies: ["AWSClients", "TokenVerification", "CryptoPrimitives", "StrictJSON", "PlatformSupport"],
-            path: "Backend/AccountDomain"),
+        account("AccountModel", []),
+        account("AccountStore", ["AccountModel"]),
+        account("AccountSessions", ["AccountModel", "AccountStore"]),
+        account("AccountSuspensions", ["AccountModel", "AccountStore"]),
+        account("AccountLinks", ["AccountModel", "AccountStore", "AccountSessions", "AccountSuspensions"]),
+        account("AccountDeletion", ["AccountModel", "AccountStore", "AccountSessions", "AccountLinks"]),
+        account("AccountPurchases", ["AccountModel", "AccountStore", "AccountSessions"]),
+        account(
+            "AccountEvents",
+            ["AccountModel", "AccountStore", "AccountSessions", "AccountSuspensions", "AccountLinks", "AccountDeletion"]),
+        account("AccountSignIn", ["AccountModel", "AccountStore", "AccountSessions", "AccountSuspensions", "AccountLinks"]),
         .target(
             name: "AuthService",
             dependencies: [
-                "AccountDomain", "LambdaRuntime", "AWSClients", "CurlHTTP", "TokenVerification", "SignInWithApple",
+                "AccountModel", "AccountStore", "AccountSessions", "AccountSuspensions", "AccountLinks", "AccountDeletion",
+                "AccountPurchases", "AccountEvents", "AccountSignIn", "LambdaRuntime", "AWSClients", "CurlHTTP",
+                "TokenVerification", "SignInWithApple",
                 "AppStoreSignedData", "AppStoreServerAPI", "CryptoPrimitives", "StrictJSON", "PlatformSupport",
             ],
             path: "Backend/AuthService"),

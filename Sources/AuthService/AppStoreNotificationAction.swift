@@ -1,4 +1,12 @@
-import AccountDomain
+import AccountDeletion
+import AccountEvents
+import AccountLinks
+import AccountModel
+import AccountPurchases
+import AccountSessions
+import AccountSignIn
+import AccountStore
+import AccountSuspensions
 import AppStoreSignedData
 import PlatformSupport
 
@@ -40,7 +48,7 @@ struct AppStoreNotificationAction: Action {
             purchaseDateMs: transaction.purchaseDate, expiresDateMs: transaction.expiresDate,
             gracePeriodExpiresDateMs: change.status == .grace ? change.expiryMs : nil,
             revocationDateMs: transaction.revocationDate, signedDateMs: notification.signedDate)
-        let outcome = try d.accounts.applyStoreNotification(
+        let outcome = try d.purchases.applyStoreNotification(
             notification.notificationUUID, originalTransactionID: transaction.originalTransactionId, state: state,
             product: product, catalog: products, deadline: deadline)
         return .event(status: outcome.rawValue)

@@ -1,4 +1,12 @@
-import AccountDomain
+import AccountDeletion
+import AccountEvents
+import AccountLinks
+import AccountModel
+import AccountPurchases
+import AccountSessions
+import AccountSignIn
+import AccountStore
+import AccountSuspensions
 import PlatformSupport
 import TokenVerification
 
@@ -28,7 +36,7 @@ struct AppleAccountEventAction: Action {
         guard let event = AppleAccountEvent(rawValue: notification.eventType) else {
             return .event(status: "ignored")
         }
-        let result = try d.accounts.processAppleEvent(
+        let result = try d.appleEvents.processAppleEvent(
             event, subject: notification.subject, eventID: notification.notificationID,
             purgeUntil: deadline.earlier(by: Self.reserveMilliseconds), deadline: deadline)
         return .appleEvent(result)

@@ -1,4 +1,12 @@
-import AccountDomain
+import AccountDeletion
+import AccountEvents
+import AccountLinks
+import AccountModel
+import AccountPurchases
+import AccountSessions
+import AccountSignIn
+import AccountStore
+import AccountSuspensions
 import AppStoreSignedData
 import PlatformSupport
 
@@ -31,7 +39,7 @@ struct ClaimPurchaseAction: Action {
         // Apple is asked only once the claim is the account's (after authentication and the
         // claim file), so a refused claim costs no call to Apple.
         var apiOutcome: String?
-        let outcome = try d.accounts.claimPurchase(
+        let outcome = try d.purchases.claimPurchase(
             token: refreshToken, purchase: StorePurchase(transaction), product: product, catalog: products,
             deadline: deadline
         ) { deadline in

@@ -1,4 +1,12 @@
-import AccountDomain
+import AccountDeletion
+import AccountEvents
+import AccountLinks
+import AccountModel
+import AccountPurchases
+import AccountSessions
+import AccountSignIn
+import AccountStore
+import AccountSuspensions
 import PlatformSupport
 
 /// auth-link `delete`: delete the signed-in account (docs/API.md, auth-link `delete`). The
@@ -25,7 +33,7 @@ struct DeleteAction: Action {
     func run(_ d: ServiceDependencies, deadline: Deadline) throws -> Answer {
         let willRevoke = authorizationCode != nil && d.revokesAppleTokens
         let reserve = Self.reserveMilliseconds + (willRevoke ? Self.appleReserveMilliseconds : 0)
-        let outcome = try d.accounts.deleteAccount(
+        let outcome = try d.deletion.deleteAccount(
             token: refreshToken, purgeUntil: deadline.earlier(by: reserve), deadline: deadline)
         var revoked: Bool?
         var note: String?

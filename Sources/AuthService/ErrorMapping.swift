@@ -1,5 +1,13 @@
 import AWSClients
-import AccountDomain
+import AccountDeletion
+import AccountEvents
+import AccountLinks
+import AccountModel
+import AccountPurchases
+import AccountSessions
+import AccountSignIn
+import AccountStore
+import AccountSuspensions
 import AppStoreSignedData
 import LambdaRuntime
 import TokenVerification

@@ -1,4 +1,12 @@
-import AccountDomain
+import AccountDeletion
+import AccountEvents
+import AccountLinks
+import AccountModel
+import AccountPurchases
+import AccountSessions
+import AccountSignIn
+import AccountStore
+import AccountSuspensions
 import PlatformSupport
 import TokenVerification
 
@@ -28,7 +36,7 @@ struct GoogleSecurityEventAction: Action {
             // One marker per event: a token's events are processed at most once each, and a
             // redelivery after a failure finishes the ones that did not get through.
             let id = set.events.count == 1 ? set.eventID : "\(set.eventID)#\(i)"
-            let result = try d.accounts.processGoogleSecurityEvent(
+            let result = try d.googleEvents.processGoogleSecurityEvent(
                 Self.effect(of: event), subject: event.subject, eventID: id, issuedAtMs: set.issuedAt &* 1000,
                 deadline: deadline)
             handled.append((event, result))

@@ -1,4 +1,12 @@
-import AccountDomain
+import AccountDeletion
+import AccountEvents
+import AccountLinks
+import AccountModel
+import AccountPurchases
+import AccountSessions
+import AccountSignIn
+import AccountStore
+import AccountSuspensions
 import PlatformSupport
 import TokenVerification
 
@@ -21,7 +29,7 @@ struct LinkAction: Action {
     func run(_ d: ServiceDependencies, deadline: Deadline) throws -> Answer {
         let identity = try d.verifier.verify(idToken, provider: provider!, nonce: nonce, deadline: deadline)
         return .linked(
-            try d.accounts.link(token: refreshToken, identity: identity, deadline: deadline),
+            try d.links.link(token: refreshToken, identity: identity, deadline: deadline),
             provider: identity.provider)
     }
 }

@@ -1,4 +1,12 @@
-import AccountDomain
+import AccountDeletion
+import AccountEvents
+import AccountLinks
+import AccountModel
+import AccountPurchases
+import AccountSessions
+import AccountSignIn
+import AccountStore
+import AccountSuspensions
 import PlatformSupport
 
 /// auth-refresh `list`: the account's live sessions, newest first.
@@ -10,6 +18,6 @@ struct ListSessionsAction: Action {
     init(_ request: Request) throws(ServiceError) { refreshToken = try request.refreshToken() }
 
     func run(_ d: ServiceDependencies, deadline: Deadline) throws -> Answer {
-        .sessions(try d.accounts.listSessions(token: refreshToken, deadline: deadline))
+        .sessions(try d.sessions.listSessions(token: refreshToken, deadline: deadline))
     }
 }

@@ -1,4 +1,12 @@
-import AccountDomain
+import AccountDeletion
+import AccountEvents
+import AccountLinks
+import AccountModel
+import AccountPurchases
+import AccountSessions
+import AccountSignIn
+import AccountStore
+import AccountSuspensions
 import PlatformSupport
 
 /// auth-refresh `refresh` (the default): new credentials and a rotated refresh token.
@@ -10,6 +18,6 @@ struct RefreshAction: Action {
     init(_ request: Request) throws(ServiceError) { refreshToken = try request.refreshToken() }
 
     func run(_ d: ServiceDependencies, deadline: Deadline) throws -> Answer {
-        .refreshed(try d.accounts.refresh(token: refreshToken, deadline: deadline), settings: d.configuration.account)
+        .refreshed(try d.sessions.refresh(token: refreshToken, deadline: deadline), settings: d.configuration.account)
     }
 }

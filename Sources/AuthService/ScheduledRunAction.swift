@@ -1,4 +1,12 @@
-import AccountDomain
+import AccountDeletion
+import AccountEvents
+import AccountLinks
+import AccountModel
+import AccountPurchases
+import AccountSessions
+import AccountSignIn
+import AccountStore
+import AccountSuspensions
 import PlatformSupport
 
 /// The hourly EventBridge schedule's invocation of auth-link (docs/API.md, "Scheduled run"):
@@ -39,7 +47,7 @@ struct ScheduledRunAction: Action {
 
     func run(_ d: ServiceDependencies, deadline: Deadline) throws -> Answer {
         .scheduledRun(
-            try d.accounts.runScheduledDeletions(
+            try d.deletion.runScheduledDeletions(
                 purgeUntil: deadline.earlier(by: Self.reserveMilliseconds), deadline: deadline))
     }
 }

@@ -1,5 +1,13 @@
 import AWSClients
-import AccountDomain
+import AccountDeletion
+import AccountEvents
+import AccountLinks
+import AccountModel
+import AccountPurchases
+import AccountSessions
+import AccountSignIn
+import AccountStore
+import AccountSuspensions
 import AppStoreSignedData
 import CryptoPrimitives
 import CurlHTTP
@@ -9,12 +17,22 @@ import TokenVerification
 
 /// What one warm process keeps between invocations and every action uses: the configuration, one
 /// HTTP client (one curl multi handle, so connections to S3, STS and the JWKS hosts stay open),
-/// the token verifier with its key cache, and the account service.
+/// the token verifier with its key cache, the account store and the account flows over it (each
+/// made on first use, so a function builds only the flows its actions run).
 final class ServiceDependencies {
     let configuration: ServiceConfiguration
     let http: HTTPClient
     let verifier: TokenVerifier
-    let accounts: AccountService
+    let store: AccountStore
+    private(set) lazy var sessions = SessionFlow(store: store)
+    private(set) lazy var suspensions = SuspensionFlow(store: store)
+    private(set) lazy var links = LinkFlow(store: store, sessions: sessions, suspensions: suspensions)
+    private(set) lazy var signIn = SignInFlow(store: store, sessions: sessions, links: links, suspensions: suspensions)
+    private(set) lazy var deletion = DeletionFlow(store: store, sessions: sessions, links: links)
+    private(set) lazy var purchases = PurchaseFlow(store: store, sessions: sessions)
+    private(set) lazy var appleEvents = AppleEventFlow(
+        store: store, sessions: sessions, links: links, deletion: deletion)
+    private(set) lazy var googleEvents = GoogleEventFlow(store: store, suspensions: suspensions)
     /// Sign in with Apple revocation; nil when not configured, for a function that never deletes
     /// accounts, or while the key's SSM parameter is still to be read (`pendingAppleKey`).
     private(set) var appleRevocation: AppleTokenRevocation?
@@ -44,7 +62,7 @@ final class ServiceDependencies {
         let backend = AWSBatch(
             s3: S3Client(http: http, config: configuration.aws, bucket: configuration.account.bucket),
             sts: STSClient(http: http, config: configuration.aws))
-        accounts = AccountService(backend: backend, settings: configuration.account)
+        store = AccountStore(backend: backend, settings: configuration.account)
         if let purchases = configuration.purchases {
             do throws(X509ChainError) {
                 storeVerifier = try AppStoreSignedDataVerifier(configuration: purchases.verifier)

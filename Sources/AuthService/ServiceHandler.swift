@@ -1,4 +1,12 @@
-import AccountDomain
+import AccountDeletion
+import AccountEvents
+import AccountLinks
+import AccountModel
+import AccountPurchases
+import AccountSessions
+import AccountSignIn
+import AccountStore
+import AccountSuspensions
 import LambdaRuntime
 import PlatformSupport
 import StrictJSON

@@ -1,4 +1,12 @@
-import AccountDomain
+import AccountDeletion
+import AccountEvents
+import AccountLinks
+import AccountModel
+import AccountPurchases
+import AccountSessions
+import AccountSignIn
+import AccountStore
+import AccountSuspensions
 import PlatformSupport
 import TokenVerification
 
@@ -25,7 +33,7 @@ struct SignInAction: Action {
 
     func run(_ d: ServiceDependencies, deadline: Deadline) throws -> Answer {
         let identity = try d.verifier.verify(idToken, provider: provider!, nonce: nonce, deadline: deadline)
-        let outcome = try d.accounts.signIn(
+        let outcome = try d.signIn.signIn(
             identity: identity, intent: intent, fullName: fullName, device: device, deadline: deadline)
         return .signedIn(outcome, settings: d.configuration.account)
     }

@@ -1,4 +1,12 @@
-import AccountDomain
+import AccountDeletion
+import AccountEvents
+import AccountLinks
+import AccountModel
+import AccountPurchases
+import AccountSessions
+import AccountSignIn
+import AccountStore
+import AccountSuspensions
 import PlatformSupport
 
 /// auth-refresh `signout`: end this session.
@@ -10,7 +18,7 @@ struct SignOutAction: Action {
     init(_ request: Request) throws(ServiceError) { refreshToken = try request.refreshToken() }
 
     func run(_ d: ServiceDependencies, deadline: Deadline) throws -> Answer {
-        try d.accounts.signOut(token: refreshToken, deadline: deadline)
+        try d.sessions.signOut(token: refreshToken, deadline: deadline)
         return .signedOut
     }
 }

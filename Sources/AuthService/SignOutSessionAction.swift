@@ -1,4 +1,12 @@
-import AccountDomain
+import AccountDeletion
+import AccountEvents
+import AccountLinks
+import AccountModel
+import AccountPurchases
+import AccountSessions
+import AccountSignIn
+import AccountStore
+import AccountSuspensions
 import PlatformSupport
 
 /// auth-refresh `signoutSession`: end one session of the account by its id (another one needs a
@@ -15,7 +23,7 @@ struct SignOutSessionAction: Action {
     }
 
     func run(_ d: ServiceDependencies, deadline: Deadline) throws -> Answer {
-        try d.accounts.signOutSession(token: refreshToken, sessionID: sessionID, deadline: deadline)
+        try d.sessions.signOutSession(token: refreshToken, sessionID: sessionID, deadline: deadline)
         return .signedOut
     }
 }

@@ -1,4 +1,12 @@
-import AccountDomain
+import AccountDeletion
+import AccountEvents
+import AccountLinks
+import AccountModel
+import AccountPurchases
+import AccountSessions
+import AccountSignIn
+import AccountStore
+import AccountSuspensions
 import PlatformSupport
 import TokenVerification
 
@@ -16,6 +24,6 @@ struct UnlinkAction: Action {
 
     func run(_ d: ServiceDependencies, deadline: Deadline) throws -> Answer {
         .linked(
-            try d.accounts.unlink(token: refreshToken, provider: provider!, deadline: deadline), provider: provider!)
+            try d.links.unlink(token: refreshToken, provider: provider!, deadline: deadline), provider: provider!)
     }
 }

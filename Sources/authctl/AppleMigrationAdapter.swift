@@ -1,4 +1,10 @@
-import AccountDomain
+import AccountDeletion
+import AccountLinks
+import AccountModel
+import AccountOperator
+import AccountSessions
+import AccountStore
+import AccountTransfer
 import PlatformSupport
 import SignInWithApple
 

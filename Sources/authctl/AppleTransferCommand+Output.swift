@@ -1,4 +1,10 @@
-import AccountDomain
+import AccountDeletion
+import AccountLinks
+import AccountModel
+import AccountOperator
+import AccountSessions
+import AccountStore
+import AccountTransfer
 import ArgumentParser
 import PlatformSupport
 import SignInWithApple
@@ -23,7 +29,7 @@ extension AppleTransferCommand {
             (run, pass) = try body { report in Terminal.progress(progressLine(report, client)) }
         } catch {
             Terminal.endProgress()
-            if !dryRun { trail.outcome("failed", details + [("error", .string(AccountService.brief(error)))]) }
+            if !dryRun { trail.outcome("failed", details + [("error", .string(AccountStore.brief(error)))]) }
             throw Console.failure(error)
         }
         Terminal.endProgress()

@@ -1,4 +1,10 @@
-import AccountDomain
+import AccountDeletion
+import AccountLinks
+import AccountModel
+import AccountOperator
+import AccountSessions
+import AccountStore
+import AccountTransfer
 import ArgumentParser
 import PlatformSupport
 import SignInWithApple
@@ -66,7 +72,7 @@ struct AppleTransferCommand: ParsableCommand {
                 batch: apple.batch, restart: restart, dryRun: change.dryRun, limit: limit)
             try AppleTransferCommand.perform(context, client, trail: trail, dryRun: change.dryRun, details: details) {
                 (progress) throws(AccountError) in
-                let result = try context.service.prepareAppleTransfer(
+                let result = try context.appleTransfer.prepareAppleTransfer(
                     team: targetTeam, api: AppleMigrationAdapter(client), options: options,
                     deadline: .after(milliseconds: Int64(timeout) * 1000), progress: progress)
                 return (result.run, result.pass)
@@ -104,7 +110,7 @@ struct AppleTransferCommand: ParsableCommand {
             }
             try AppleTransferCommand.perform(context, client, trail: trail, dryRun: change.dryRun, details: details) {
                 (progress) throws(AccountError) in
-                let run = try context.service.completeAppleTransfer(
+                let run = try context.appleTransfer.completeAppleTransfer(
                     team: team, api: AppleMigrationAdapter(client), batch: apple.batch, dryRun: change.dryRun,
                     deadline: .after(milliseconds: Int64(timeout) * 1000), progress: progress)
                 return (run, nil)

@@ -1,5 +1,11 @@
 import AWSClients
-import AccountDomain
+import AccountDeletion
+import AccountLinks
+import AccountModel
+import AccountOperator
+import AccountSessions
+import AccountStore
+import AccountTransfer
 import ArgumentParser
 import PlatformSupport
 import StrictJSON

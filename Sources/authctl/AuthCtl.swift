@@ -1,5 +1,11 @@
 import AWSClients
-import AccountDomain
+import AccountDeletion
+import AccountLinks
+import AccountModel
+import AccountOperator
+import AccountSessions
+import AccountStore
+import AccountTransfer
 import ArgumentParser
 import PlatformSupport
 import StrictJSON
@@ -47,7 +53,7 @@ enum Console {
         let reference = try reference(who)
         let found: (uuid: String?, mappedTo: String?)
         do throws(AccountError) {
-            found = try context.service.locate(reference, deadline: .after(milliseconds: 30_000))
+            found = try context.operatorFlow.locate(reference, deadline: .after(milliseconds: 30_000))
         } catch { throw failure(error) }
         guard let uuid = found.uuid else {
             try trail.read("not-found", found.mappedTo.map { [("mappedTo", .string($0))] } ?? [])
@@ -76,7 +82,7 @@ enum Console {
     ) throws -> (context: OperatorContext, trail: AuditTrail, uuid: String, inspection: AccountInspection) {
         let (context, trail, uuid) = try target(who, connection, action: action, reason: reason)
         do throws(AccountError) {
-            let inspection = try context.service.inspect(
+            let inspection = try context.operatorFlow.inspect(
                 uuid, withObjectKeys: withObjectKeys, deadline: .after(milliseconds: timeoutMilliseconds))
             return (context, trail, uuid, inspection)
         } catch { throw failure(error) }
@@ -96,7 +102,7 @@ enum Console {
             return (value, details)
         } catch {
             trail.outcome(
-                "failed", [("error", .string(AccountService.brief(error)))] + stateAfter(trail.serviceUserID, context))
+                "failed", [("error", .string(AccountStore.brief(error)))] + stateAfter(trail.serviceUserID, context))
             throw failure(error)
         }
     }
@@ -105,10 +111,10 @@ enum Console {
     static func stateAfter(_ uuid: String?, _ context: OperatorContext) -> [(String, JSONValue)] {
         guard let uuid else { return [] }
         do throws(AccountError) {
-            let i = try context.service.inspect(uuid, withObjectKeys: false, deadline: .after(milliseconds: 30_000))
+            let i = try context.operatorFlow.inspect(uuid, withObjectKeys: false, deadline: .after(milliseconds: 30_000))
             return [("stateAfter", i.changeState(nowMs: Clock.nowMilliseconds()))]
         } catch {
-            return [("stateAfter", .null), ("stateAfterError", .string(AccountService.brief(error)))]
+            return [("stateAfter", .null), ("stateAfterError", .string(AccountStore.brief(error)))]
         }
     }
 

@@ -1,5 +1,11 @@
 import AWSClients
-import AccountDomain
+import AccountDeletion
+import AccountLinks
+import AccountModel
+import AccountOperator
+import AccountSessions
+import AccountStore
+import AccountTransfer
 import ArgumentParser
 import PlatformSupport
 import StrictJSON
@@ -33,7 +39,7 @@ struct SessionsCommand: ParsableCommand {
             if let session {
                 let found: SessionRecord?
                 do throws(AccountError) {
-                    found = try context.service.session(uuid, named: session, deadline: .after(milliseconds: 30_000))
+                    found = try context.store.session(uuid, named: session, deadline: .after(milliseconds: 30_000))
                 } catch { throw Console.failure(error) }
                 guard found != nil else {
                     try trail.read("session-not-found", detail)
@@ -53,7 +59,7 @@ struct SessionsCommand: ParsableCommand {
                 () throws(AccountError) -> (Int, [(String, JSONValue)]) in
                 let n: Int
                 if let session {
-                    switch try context.service.revokeSession(
+                    switch try context.operatorFlow.revokeSession(
                         uuid, named: session, reason: "signed out by an operator", deadline: deadline)
                     {
                     case .revoked: n = 1
@@ -61,7 +67,7 @@ struct SessionsCommand: ParsableCommand {
                     case .notFound: throw .accountNotFound
                     }
                 } else {
-                    n = try context.service.revokeSessions(
+                    n = try context.operatorFlow.revokeSessions(
                         uuid, only: nil, reason: "signed out by an operator", deadline: deadline)
                 }
                 return (n, detail + [("signedOut", .int(Int64(n)))])
@@ -127,7 +133,7 @@ enum Toggle {
             (outcome, _) = try Console.change(
                 trail, context, intent: disable ? "set the disabled flag" : "clear the disabled flag"
             ) { () throws(AccountError) -> (String, [(String, JSONValue)]) in
-                let changed = try context.service.setDisabled(uuid, flag, deadline: .after(milliseconds: 60_000))
+                let changed = try context.operatorFlow.setDisabled(uuid, flag, deadline: .after(milliseconds: 60_000))
                 let result = changed ? "\(action)d" : "already \(action)d"
                 return (result, [("result", .string(result))])
             }

@@ -1,5 +1,11 @@
 import AWSClients
-import AccountDomain
+import AccountDeletion
+import AccountLinks
+import AccountModel
+import AccountOperator
+import AccountSessions
+import AccountStore
+import AccountTransfer
 import ArgumentParser
 import PlatformSupport
 import StrictJSON
@@ -42,7 +48,7 @@ struct CheckCommand: ParsableCommand {
         let started = Clock.nowMilliseconds()
         let run = AuditTrail(
             caller: caller, action: repairing ? "check-repair" : "check", reason: reason, dryRun: dryRun)
-        let report = context.service.checkStore(
+        let report = context.storeCheck.checkStore(
             StoreCheckOptions(repair: repairing, maxPages: maxPages, pageSize: pageSize),
             deadline: .after(milliseconds: Int64(timeout) * 1_000), progress: Terminal.progress,
             hooks: repairing ? CheckCommand.trail(caller, reason) : StoreRepairHooks())

@@ -1,5 +1,11 @@
 import AWSClients
-import AccountDomain
+import AccountDeletion
+import AccountLinks
+import AccountModel
+import AccountOperator
+import AccountSessions
+import AccountStore
+import AccountTransfer
 import ArgumentParser
 import PlatformSupport
 import StrictJSON
@@ -32,7 +38,7 @@ struct DeleteCommand: ParsableCommand {
                 trail, context,
                 intent: "delete the account: deletion record, commit, identity files and claims released, purge"
             ) { () throws(AccountError) -> (String, [(String, JSONValue)]) in
-                let o = try context.service.deleteAccount(
+                let o = try context.operatorFlow.deleteAccount(
                     operatorDeletes: uuid, purgeUntil: deadline.earlier(by: 30_000), deadline: deadline)
                 return (
                     "deleted",

@@ -1,12 +1,27 @@
 import AWSClients
-import AccountDomain
+import AccountDeletion
+import AccountLinks
+import AccountModel
+import AccountOperator
+import AccountPurchases
+import AccountSessions
+import AccountStore
+import AccountSuspensions
+import AccountTransfer
 import CurlHTTP
 import PlatformSupport
 
-/// The operator's connection: AWS configuration resolved as the AWS CLI does, the account
-/// service over it (counting its requests), and the operator's identity for the audit line.
+/// The operator's connection: AWS configuration resolved as the AWS CLI does, the account store
+/// over it (counting its requests) with the operator's flows, and the operator's identity for the
+/// audit line.
 final class OperatorContext {
-    let service: AccountService
+    let store: AccountStore
+    /// The operator's actions on one account (find, show, disable, sessions, delete).
+    let operatorFlow: OperatorFlow
+    /// `authctl check [--repair]`.
+    let storeCheck: StoreCheck
+    /// `authctl apple-transfer prepare | complete`.
+    let appleTransfer: AppleTransferFlow
     let backend: CountingBackend
     let sts: STSClient
     let bucket: String
@@ -38,7 +53,15 @@ final class OperatorContext {
         let settings = AccountSettings(
             bucket: bucket, region: config.region, userRoleARN: "arn:aws:iam::000000000000:role/authctl-issues-none",
             credentialsDurationSeconds: options.credentialsDuration)
-        service = AccountService(backend: backend, settings: settings)
+        store = AccountStore(backend: backend, settings: settings)
+        let sessions = SessionFlow(store: store), suspensions = SuspensionFlow(store: store)
+        let links = LinkFlow(store: store, sessions: sessions, suspensions: suspensions)
+        let deletion = DeletionFlow(store: store, sessions: sessions, links: links)
+        operatorFlow = OperatorFlow(store: store, sessions: sessions, suspensions: suspensions, deletion: deletion)
+        storeCheck = StoreCheck(
+            store: store, links: links, suspensions: suspensions, deletion: deletion,
+            purchases: PurchaseFlow(store: store, sessions: sessions))
+        appleTransfer = AppleTransferFlow(store: store, links: links)
         self.http = http
         self.config = config
         self.bucket = bucket

@@ -1,4 +1,4 @@
-import AccountDomain
+import AccountModel
 import PlatformSupport
 import StrictJSON
 

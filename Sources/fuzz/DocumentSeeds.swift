@@ -1,4 +1,4 @@
-import AccountDomain
+import AccountModel
 import StrictJSON
 
 /// The documents' seeds as the code writes them: each read by its type and written back, so a

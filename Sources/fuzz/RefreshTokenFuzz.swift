@@ -1,4 +1,4 @@
-import AccountDomain
+import AccountModel
 import PlatformSupport
 
 /// AccountDomain's refresh-token parser: what parses is exactly the token `issue` makes of the

@@ -1,0 +1,21 @@
+import AWSClients
+import AccountModel
+import AccountSessions
+import AccountStore
+import AccountSuspensions
+import PlatformSupport
+import TokenVerification
+
+package enum LinkStatus: String, Sendable {
+    case linked, alreadyLinked = "already_linked", unlinked
+}
+
+package struct LinkOutcome: Sendable {
+    package var status: LinkStatus
+    package var account: Account
+
+    package init(status: LinkStatus, account: Account) {
+        self.status = status
+        self.account = account
+    }
+}
