@@ -229,7 +229,11 @@ let package = Package(
                 "PlatformSupport", "TestSupport",
             ]),
         .testTarget(
-            name: "AuthServiceTests", dependencies: ["AuthService", "StrictJSON", "LambdaRuntime", "TestSupport"]),
+            name: "AuthServiceTests",
+            dependencies: [
+                "AuthService", "AccountModel", "AccountStore", "AccountDeletion", "AccountEvents", "StrictJSON",
+                "LambdaRuntime", "TestSupport",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -3,7 +3,17 @@ import PlatformSupport
 import StrictJSON
 import TokenVerification
 
-@testable import AccountDomain
+@testable import AccountDeletion
+@testable import AccountEvents
+@testable import AccountLinks
+@testable import AccountModel
+@testable import AccountOperator
+@testable import AccountPurchases
+@testable import AccountSessions
+@testable import AccountSignIn
+@testable import AccountStore
+@testable import AccountSuspensions
+@testable import AccountTransfer
 
 /// A service over the in-memory S3 with a clock the test moves by hand.
 final class AccountFixture: @unchecked Sendable {
@@ -19,8 +29,8 @@ final class AccountFixture: @unchecked Sendable {
 
     var s3: SimulatedS3 { backend.s3 }
 
-    var service: AccountService {
-        AccountService(
+    var service: AccountFlows {
+        AccountFlows(
             backend: backend, settings: settings,
             environment: AccountEnvironment(
                 now: { [unowned self] in nowMs }, randomBytes: { SecureRandom.bytes($0) }, pause: { _ in }))
@@ -36,7 +46,7 @@ final class AccountFixture: @unchecked Sendable {
     func signUp(
         _ identity: VerifiedIdentity = AccountFixture.apple, device: String? = nil
     ) throws(AccountError) -> SignInOutcome {
-        try service.signIn(identity: identity, intent: .auto, fullName: "Ada", device: device, deadline: .none)
+        try service.signIn.signIn(identity: identity, intent: .auto, fullName: "Ada", device: device, deadline: .none)
     }
 
     func providers(_ uuid: String) -> ProvidersDocument? {

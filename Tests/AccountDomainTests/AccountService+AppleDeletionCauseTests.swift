@@ -3,7 +3,17 @@ import PlatformSupport
 import Testing
 import TokenVerification
 
-@testable import AccountDomain
+@testable import AccountDeletion
+@testable import AccountEvents
+@testable import AccountLinks
+@testable import AccountModel
+@testable import AccountOperator
+@testable import AccountPurchases
+@testable import AccountSessions
+@testable import AccountSignIn
+@testable import AccountStore
+@testable import AccountSuspensions
+@testable import AccountTransfer
 
 /// Issue 23, defect 2: Apple's `account-delete` deletes an account only while Apple is still its
 /// only listed provider, judged inside the commit's conditional write (contract v4), whoever
@@ -24,17 +34,17 @@ import TokenVerification
     }
 
     func deliver(_ f: AccountFixture, jti: String) throws(AccountError) -> AppleEventResult {
-        try f.service.processAppleEvent(
+        try f.service.appleEvents.processAppleEvent(
             .accountDelete, subject: apple, eventID: jti, purgeUntil: .none, deadline: .none)
     }
 
     /// The scheduled runs that follow: once links from before a commit have settled, and once the
     /// second pass is due.
     func runSchedule(_ f: AccountFixture) {
-        f.nowMs += AccountService.linkSettleMs + 1
-        _ = try? f.service.runScheduledDeletions(purgeUntil: .none, deadline: .none)
+        f.nowMs += DeletionFlow.linkSettleMs + 1
+        _ = try? f.service.deletion.runScheduledDeletions(purgeUntil: .none, deadline: .none)
         f.nowMs += Int64(f.settings.credentialsDurationSeconds) * 1000 + 120_000
-        _ = try? f.service.runScheduledDeletions(purgeUntil: .none, deadline: .none)
+        _ = try? f.service.deletion.runScheduledDeletions(purgeUntil: .none, deadline: .none)
     }
 
     /// Whoever won, the user never ends up with a Google sign-in into a deleted account or one
@@ -53,7 +63,7 @@ import TokenVerification
         } else {
             #expect(googleFile != uuid, "\(step): Google's file names the deleted account")
         }
-        let signIn = Result { try f.service.signIn(identity: g1, intent: .signin, fullName: nil, deadline: .none) }
+        let signIn = Result { try f.service.signIn.signIn(identity: g1, intent: .signin, fullName: nil, deadline: .none) }
         switch signIn {
         case .success(let out):
             #expect(out.account.serviceUserID == uuid && alive, "\(step): Google reached another account")
@@ -75,7 +85,7 @@ import TokenVerification
                 s3.current(AccountKeys.deletion(uuid)) != nil
             {
                 linked =
-                    (try? f.service.link(token: up.session.refreshToken.value, identity: g1, deadline: .none)) != nil
+                    (try? f.service.links.link(token: up.session.refreshToken.value, identity: g1, deadline: .none)) != nil
             }
             return .proceed
         }
@@ -99,7 +109,7 @@ import TokenVerification
         #expect(accountError { _ = try deliver(f, jti: "jti-retried") } == "upstream")
         f.backend.intercept = nil
         #expect(f.s3.current(AccountKeys.deletion(uuid)) != nil, "the failed delivery left its record")
-        _ = try f.service.link(token: up.session.refreshToken.value, identity: g1, deadline: .none)
+        _ = try f.service.links.link(token: up.session.refreshToken.value, identity: g1, deadline: .none)
         #expect(try deliver(f, jti: "jti-retried").change == .unlinked(serviceUserID: uuid))
         runSchedule(f)
         expectConsistent(f, uuid, linked: true, "retry, then the schedule")
@@ -115,8 +125,8 @@ import TokenVerification
         }
         _ = accountError { _ = try deliver(f, jti: "jti-lost") }
         f.backend.intercept = nil
-        _ = try f.service.link(token: up.session.refreshToken.value, identity: g1, deadline: .none)
-        let run = try f.service.runScheduledDeletions(purgeUntil: .none, deadline: .none)
+        _ = try f.service.links.link(token: up.session.refreshToken.value, identity: g1, deadline: .none)
+        let run = try f.service.deletion.runScheduledDeletions(purgeUntil: .none, deadline: .none)
         #expect(run.appleUnlinks == [uuid] && run.pending == 0)
         runSchedule(f)
         expectConsistent(f, uuid, linked: true, "the schedule alone")
@@ -135,8 +145,8 @@ import TokenVerification
                 s3.current(AccountKeys.deletion(uuid)) != nil
             else { return .proceed }
             puts += 1
-            if puts == 1 { _ = try? f.service.link(token: token, identity: g1, deadline: .none) }
-            if puts == 2 { _ = try? f.service.unlink(token: token, provider: .google, deadline: .none) }
+            if puts == 1 { _ = try? f.service.links.link(token: token, identity: g1, deadline: .none) }
+            if puts == 2 { _ = try? f.service.links.unlink(token: token, provider: .google, deadline: .none) }
             return .proceed
         }
         let result = try deliver(f, jti: "jti-undone")
@@ -160,13 +170,13 @@ import TokenVerification
                 s3.current(AccountKeys.deletion(uuid)) != nil
             else { return .proceed }
             puts += 1
-            if puts == 1 { _ = try? f.service.link(token: token, identity: g1, deadline: .none) }
+            if puts == 1 { _ = try? f.service.links.link(token: token, identity: g1, deadline: .none) }
             if puts == 2 {
                 // Google goes, and the other run commits (its record not saved yet).
-                _ = try? f.service.unlink(token: token, provider: .google, deadline: .none)
+                _ = try? f.service.links.unlink(token: token, provider: .google, deadline: .none)
                 let record = f.s3.json(AccountKeys.deletion(uuid)).flatMap(DeletionRecord.init(json:))!
-                _ = try? f.service.commitDeletion(
-                    f.service.loadAccount(uuid, deadline: .none), cause: record.cause, deadline: .none)
+                _ = try? f.service.deletion.commitDeletion(
+                    f.service.store.loadAccount(uuid, deadline: .none), cause: record.cause, deadline: .none)
             }
             return .proceed
         }
@@ -191,8 +201,8 @@ import TokenVerification
         }
         _ = accountError { _ = try deliver(f, jti: "jti-then-user") }
         f.backend.intercept = nil
-        _ = try f.service.link(token: up.session.refreshToken.value, identity: g1, deadline: .none)
-        let out = try f.service.deleteAccount(token: up.session.refreshToken.value, purgeUntil: .none, deadline: .none)
+        _ = try f.service.links.link(token: up.session.refreshToken.value, identity: g1, deadline: .none)
+        let out = try f.service.deletion.deleteAccount(token: up.session.refreshToken.value, purgeUntil: .none, deadline: .none)
         #expect(out.purgeComplete && f.s3.versions(under: AccountKeys.userPrefix(uuid)) == 0)
         let record = f.s3.json(AccountKeys.deletion(uuid)).flatMap(DeletionRecord.init(json:))
         #expect(record?.cause == .requested && record?.committedAtMs != nil)
@@ -210,7 +220,7 @@ import TokenVerification
             f.backend.intercept = { _, _ in
                 if calls == k {
                     linked =
-                        (try? f.service.link(token: up.session.refreshToken.value, identity: g1, deadline: .none))
+                        (try? f.service.links.link(token: up.session.refreshToken.value, identity: g1, deadline: .none))
                         != nil
                 }
                 calls += 1
@@ -240,7 +250,7 @@ import TokenVerification
                 f.backend.intercept = nil
                 if calls <= k { break }
                 let linked =
-                    (try? f.service.link(token: up.session.refreshToken.value, identity: g1, deadline: .none)) != nil
+                    (try? f.service.links.link(token: up.session.refreshToken.value, identity: g1, deadline: .none)) != nil
                 _ = accountError { _ = try deliver(f, jti: "jti-\(k)") }  // Apple's retry
                 runSchedule(f)
                 expectConsistent(f, uuid, linked: linked, "\(fault) at call \(k)")

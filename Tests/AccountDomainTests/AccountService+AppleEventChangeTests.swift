@@ -2,7 +2,17 @@ import AWSClients
 import PlatformSupport
 import Testing
 
-@testable import AccountDomain
+@testable import AccountDeletion
+@testable import AccountEvents
+@testable import AccountLinks
+@testable import AccountModel
+@testable import AccountOperator
+@testable import AccountPurchases
+@testable import AccountSessions
+@testable import AccountSignIn
+@testable import AccountStore
+@testable import AccountSuspensions
+@testable import AccountTransfer
 
 /// Issue 18, defect 7: an Apple account event says what it changed, so that the function audits
 /// and counts it like the user's own unlink or delete.
@@ -11,13 +21,13 @@ import Testing
     let far = Deadline.after(milliseconds: 60_000)
 
     func process(_ f: AccountFixture, _ e: AppleAccountEvent, jti: String) throws -> AppleEventResult {
-        try f.service.processAppleEvent(e, subject: apple, eventID: jti, purgeUntil: far, deadline: .none)
+        try f.service.appleEvents.processAppleEvent(e, subject: apple, eventID: jti, purgeUntil: far, deadline: .none)
     }
 
     @Test func accountDeleteBesideAnotherProviderIsAnUnlink() throws {
         let f = AccountFixture()
         let up = try f.signUp()
-        _ = try f.service.link(
+        _ = try f.service.links.link(
             token: up.session.refreshToken.value, identity: AccountFixture.google("111"), deadline: .none)
         let result = try process(f, .accountDelete, jti: "j1")
         #expect(

@@ -2,7 +2,17 @@ import AWSClients
 import PlatformSupport
 import Testing
 
-@testable import AccountDomain
+@testable import AccountDeletion
+@testable import AccountEvents
+@testable import AccountLinks
+@testable import AccountModel
+@testable import AccountOperator
+@testable import AccountPurchases
+@testable import AccountSessions
+@testable import AccountSignIn
+@testable import AccountStore
+@testable import AccountSuspensions
+@testable import AccountTransfer
 
 @Suite struct AppleEventTests {
     let g1 = AccountFixture.google("111")
@@ -12,7 +22,7 @@ import Testing
     func event(
         _ f: AccountFixture, _ e: AppleAccountEvent, jti: String = "jti-\(Int.random(in: 0..<1_000_000))"
     ) throws -> AppleEventOutcome {
-        try f.service.handleAppleEvent(e, subject: apple, eventID: jti, purgeUntil: far, deadline: .none)
+        try f.service.appleEvents.handleAppleEvent(e, subject: apple, eventID: jti, purgeUntil: far, deadline: .none)
     }
 
     @Test func emailRelayStateIsRecordedOnTheAppleEntry() throws {
@@ -39,13 +49,13 @@ import Testing
     @Test func consentRevokedEndsTheAppleSessionsAndKeepsTheLink() throws {
         let f = AccountFixture()
         let up = try f.signUp()
-        _ = try f.service.link(token: up.session.refreshToken.value, identity: g1, deadline: .none)
-        let viaGoogle = try f.service.signIn(identity: g1, intent: .signin, fullName: nil, deadline: .none)
+        _ = try f.service.links.link(token: up.session.refreshToken.value, identity: g1, deadline: .none)
+        let viaGoogle = try f.service.signIn.signIn(identity: g1, intent: .signin, fullName: nil, deadline: .none)
         #expect(try event(f, .consentRevoked) == .processed)
         #expect(
-            accountError { _ = try f.service.refresh(token: up.session.refreshToken.value, deadline: .none) }
+            accountError { _ = try f.service.sessions.refresh(token: up.session.refreshToken.value, deadline: .none) }
                 == "sessionInvalid")
-        _ = try f.service.refresh(token: viaGoogle.session.refreshToken.value, deadline: .none)
+        _ = try f.service.sessions.refresh(token: viaGoogle.session.refreshToken.value, deadline: .none)
         #expect(f.providers(up.account.serviceUserID)?.providers.count == 2)
         _ = try f.signUp()  // signing in with Apple again works
     }
@@ -53,12 +63,12 @@ import Testing
     @Test func anAppleIDDeletedUnlinksItOrDeletesTheAccountWhenItWasTheLastProvider() throws {
         let f = AccountFixture()
         let up = try f.signUp()
-        _ = try f.service.link(token: up.session.refreshToken.value, identity: g1, deadline: .none)
+        _ = try f.service.links.link(token: up.session.refreshToken.value, identity: g1, deadline: .none)
         #expect(try event(f, .accountDelete) == .processed)
         #expect(f.providers(up.account.serviceUserID)?.providers.map(\.type) == [.google])
         #expect(f.s3.current(AccountKeys.identity(.apple, apple)) == nil)
         #expect(
-            accountError { _ = try f.service.refresh(token: up.session.refreshToken.value, deadline: .none) }
+            accountError { _ = try f.service.sessions.refresh(token: up.session.refreshToken.value, deadline: .none) }
                 == "sessionInvalid")
         let only = AccountFixture()
         let solo = try only.signUp()

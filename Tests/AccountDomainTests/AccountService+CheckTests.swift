@@ -3,7 +3,17 @@ import PlatformSupport
 import StrictJSON
 import Testing
 
-@testable import AccountDomain
+@testable import AccountDeletion
+@testable import AccountEvents
+@testable import AccountLinks
+@testable import AccountModel
+@testable import AccountOperator
+@testable import AccountPurchases
+@testable import AccountSessions
+@testable import AccountSignIn
+@testable import AccountStore
+@testable import AccountSuspensions
+@testable import AccountTransfer
 
 /// `check` and its repairs over the in-memory S3 (the integration tests plant one break of each
 /// kind against moto; these pin the walk's cost, its completeness and the repairs' re-reads).
@@ -31,17 +41,17 @@ import Testing
         let b = try f.signUp(AccountFixture.google("444"))
         let uuidA = a.account.serviceUserID, uuidB = b.account.serviceUserID
         plant(f, [staleFile(uuidA), .s3Delete(key: AccountKeys.profile(uuidB), condition: .none)])
-        let found = f.service.checkStore(repair: false, deadline: .none)
+        let found = f.service.storeCheck.checkStore(repair: false, deadline: .none)
         #expect(kinds(found) == [.halfMadeAccount, .staleIdentityFile] && found.complete)
         // One page each of identities/, identities/apple-transfer/, purchases/apple/, deletions/,
         // suspensions/google/ and users/.
         #expect(found.accounts == 2 && found.identityFiles == 3 && found.pages == 6)
-        let repaired = f.service.checkStore(repair: true, deadline: .none)
+        let repaired = f.service.storeCheck.checkStore(repair: true, deadline: .none)
         #expect(repaired.findings.allSatisfy { $0.repaired == true })
-        #expect(f.service.checkStore(repair: false, deadline: .none).findings.isEmpty)
+        #expect(f.service.storeCheck.checkStore(repair: false, deadline: .none).findings.isEmpty)
         #expect(f.s3.current(AccountKeys.identity(.google, "555")) == nil)
         #expect(f.s3.current(AccountKeys.profile(uuidB)) != nil)
-        _ = try f.service.refresh(token: b.session.refreshToken.value, deadline: .none)
+        _ = try f.service.sessions.refresh(token: b.session.refreshToken.value, deadline: .none)
     }
 
     /// Issue 23 (12): the walk listed users/ and so every photo key; 2,500 photos took it from 4
@@ -50,13 +60,13 @@ import Testing
         let f = AccountFixture()
         let uuids = try (0..<3).map { try f.signUp(AccountFixture.google("70\($0)")).account.serviceUserID }
         f.backend.requests = 0
-        let bare = f.service.checkStore(repair: false, deadline: .none)
+        let bare = f.service.storeCheck.checkStore(repair: false, deadline: .none)
         let bareRequests = f.backend.requests
         for uuid in uuids {
             for n in 0..<1_200 { f.s3.store("users/\(uuid)/photos/p\(n).jpg", [1], contentType: "image/jpeg") }
         }
         f.backend.requests = 0
-        let full = f.service.checkStore(repair: false, deadline: .none)
+        let full = f.service.storeCheck.checkStore(repair: false, deadline: .none)
         #expect(bare.findings.isEmpty && full.findings.isEmpty && full.complete)
         #expect(
             f.backend.requests == bareRequests && full.pages == bare.pages, "\(f.backend.requests) vs \(bareRequests)")
@@ -70,14 +80,14 @@ import Testing
         let uuids = try (0..<4).map { try f.signUp(AccountFixture.google("80\($0)")).account.serviceUserID }
         plant(f, [staleFile(uuids[3])])
         let before = f.backend.fingerprint
-        let cut = f.service.checkStore(StoreCheckOptions(repair: true, maxPages: 2, pageSize: 1), deadline: .none)
+        let cut = f.service.storeCheck.checkStore(StoreCheckOptions(repair: true, maxPages: 2, pageSize: 1), deadline: .none)
         #expect(!cut.complete && cut.repairsWithheld && cut.unchecked.contains { $0.contains("page limit") })
         #expect(cut.findings.allSatisfy { $0.repaired == nil }, "nothing repaired")
         #expect(
             !cut.findings.contains { [.identityNamesMissingAccount, .halfMadeAccount].contains($0.kind) },
             "accounts past the cut are not missing: \(cut.findings)")
         #expect(f.backend.fingerprint == before, "a cut walk wrote")
-        let whole = f.service.checkStore(StoreCheckOptions(repair: false, pageSize: 1), deadline: .none)
+        let whole = f.service.storeCheck.checkStore(StoreCheckOptions(repair: false, pageSize: 1), deadline: .none)
         #expect(whole.complete && kinds(whole) == [.staleIdentityFile])
     }
 
@@ -89,7 +99,7 @@ import Testing
         f.s3.store(AccountKeys.providers(a), Array("{not json".utf8))
         f.s3.store(AccountKeys.deletion(b), Array("[]".utf8))
         plant(f, [staleFile(b)])
-        let report = f.service.checkStore(repair: true, deadline: .none)
+        let report = f.service.storeCheck.checkStore(repair: true, deadline: .none)
         #expect(report.complete)
         #expect(
             report.findings.filter { $0.kind == .unreadableDocument }.map(\.key).sorted()
@@ -109,7 +119,7 @@ import Testing
         // A sign-up right after its commit point: the identity file, none of the rest.
         for key in saved { _ = f.s3.apply(.s3Delete(key: key, condition: .none)) }
         var restored = false
-        let report = f.service.checkStore(
+        let report = f.service.storeCheck.checkStore(
             StoreCheckOptions(repair: true), deadline: .none,
             progress: { line in
                 guard line.hasPrefix("repairing"), !restored else { return }
@@ -134,7 +144,7 @@ import Testing
         purge["keysFailed"] = .int(2)
         o["purge"] = .object(purge)
         f.s3.store(AccountKeys.deletion(uuid), Array(JSONValue.object(o).serializedString().utf8))
-        let report = f.service.checkStore(repair: false, deadline: .none)
+        let report = f.service.storeCheck.checkStore(repair: false, deadline: .none)
         #expect(report.findings.map(\.kind) == [.purgeKeysFailed] && report.findings[0].serviceUserID == uuid)
     }
 }

@@ -3,7 +3,17 @@ import PlatformSupport
 import Testing
 import TokenVerification
 
-@testable import AccountDomain
+@testable import AccountDeletion
+@testable import AccountEvents
+@testable import AccountLinks
+@testable import AccountModel
+@testable import AccountOperator
+@testable import AccountPurchases
+@testable import AccountSessions
+@testable import AccountSignIn
+@testable import AccountStore
+@testable import AccountSuspensions
+@testable import AccountTransfer
 
 #if canImport(Glibc)
 import Glibc
@@ -26,13 +36,13 @@ import Glibc
         var answered: DeletionOutcome?
         f.backend.intercept = { call, _ in
             if answered == nil, case .s3Put(let p) = call, p.key == AccountKeys.identity(.google, "111") {
-                answered = try? f.service.deleteAccount(
+                answered = try? f.service.deletion.deleteAccount(
                     token: up.session.refreshToken.value, purgeUntil: .none, deadline: .none)
             }
             return .proceed
         }
         let error = accountError {
-            _ = try f.service.link(token: up.session.refreshToken.value, identity: g1, deadline: .none)
+            _ = try f.service.links.link(token: up.session.refreshToken.value, identity: g1, deadline: .none)
         }
         f.backend.intercept = nil
         // Issue 23, defect 5: SESSION_INVALID as docs/API.md says, not CONFLICT ("the link took too long").
@@ -40,14 +50,14 @@ import Glibc
         #expect(answered != nil)
         #expect(f.s3.current(AccountKeys.identity(.google, "111")) == nil, "the link's file names the deleted UUID")
         // Once no invocation from before the commit can still run, the scheduled run finishes.
-        f.nowMs += AccountService.linkSettleMs + 1
-        _ = try f.service.runScheduledDeletions(purgeUntil: .none, deadline: .none)
+        f.nowMs += DeletionFlow.linkSettleMs + 1
+        _ = try f.service.deletion.runScheduledDeletions(purgeUntil: .none, deadline: .none)
         #expect(f.s3.versions(under: AccountKeys.userPrefix(uuid)) == 0)
         f.nowMs += Int64(f.settings.credentialsDurationSeconds) * 1000 + 120_000
-        _ = try f.service.runScheduledDeletions(purgeUntil: .none, deadline: .none)
+        _ = try f.service.deletion.runScheduledDeletions(purgeUntil: .none, deadline: .none)
         #expect(f.s3.keys.allSatisfy { !$0.hasPrefix("identities/") })
         #expect(
-            accountError { _ = try f.service.signIn(identity: g1, intent: .signin, fullName: nil, deadline: .none) }
+            accountError { _ = try f.service.signIn.signIn(identity: g1, intent: .signin, fullName: nil, deadline: .none) }
                 == "accountNotFound")
     }
 
@@ -60,15 +70,15 @@ import Glibc
         f.backend.intercept = { call, _ in
             if !raced, case .s3Put(let p) = call, p.key == AccountKeys.identity(.google, "111") {
                 raced = true
-                _ = try? f.service.deleteAccount(
+                _ = try? f.service.deletion.deleteAccount(
                     token: up.session.refreshToken.value, purgeUntil: .none, deadline: .none)
-                f.nowMs += AccountService.linkSettleMs + 1
-                _ = try? f.service.runScheduledDeletions(purgeUntil: .none, deadline: .none)
+                f.nowMs += DeletionFlow.linkSettleMs + 1
+                _ = try? f.service.deletion.runScheduledDeletions(purgeUntil: .none, deadline: .none)
             }
             return .proceed
         }
         let error = accountError {
-            _ = try f.service.link(token: up.session.refreshToken.value, identity: g1, deadline: .none)
+            _ = try f.service.links.link(token: up.session.refreshToken.value, identity: g1, deadline: .none)
         }
         #expect(raced && f.s3.current(AccountKeys.providers(up.account.serviceUserID)) == nil)
         #expect(error == "sessionInvalid")
@@ -104,7 +114,7 @@ import Glibc
         for key in Self.userKeys { f.s3.store(prefix + key, [1, 2, 3], contentType: "image/jpeg") }
         f.s3.startUpload(prefix + "photos/big\r.mov")
         f.s3.startUpload(prefix + "photos/big.mov")
-        let out = try f.service.deleteAccount(token: up.session.refreshToken.value, purgeUntil: far, deadline: .none)
+        let out = try f.service.deletion.deleteAccount(token: up.session.refreshToken.value, purgeUntil: far, deadline: .none)
         #expect(out.purgeComplete)
         #expect(f.s3.versions(under: prefix) == 0, "\(f.s3.keys.filter { $0.hasPrefix(prefix) })")
         #expect(f.s3.uploads.isEmpty)
@@ -116,7 +126,7 @@ import Glibc
         let f = AccountFixture()
         let up = try f.signUp()
         f.s3.poisonedPrefixes = [AccountKeys.userPrefix(up.account.serviceUserID)]
-        let out = try f.service.deleteAccount(token: up.session.refreshToken.value, purgeUntil: far, deadline: .none)
+        let out = try f.service.deletion.deleteAccount(token: up.session.refreshToken.value, purgeUntil: far, deadline: .none)
         #expect(!out.purgeComplete)
         #expect(f.providers(up.account.serviceUserID)?.isDeleted == true)
     }
@@ -128,13 +138,13 @@ import Glibc
             let up = try f.signUp(AccountFixture.google("10\(n)"))
             let uuid = up.account.serviceUserID
             f.s3.store(AccountKeys.userPrefix(uuid) + "photos/p.jpg", [1])
-            _ = try f.service.deleteAccount(
+            _ = try f.service.deletion.deleteAccount(
                 token: up.session.refreshToken.value, purgeUntil: Deadline(epochMilliseconds: 0), deadline: .none)
             if n == 1 { f.s3.poisonedPrefixes = [AccountKeys.userPrefix(uuid)] } else { healthy.append(uuid) }
         }
         // And a record nobody can read.
         f.s3.store(AccountKeys.deletion("00000000-0000-4000-8000-000000000000"), Array("{not json".utf8))
-        let run = try f.service.runScheduledDeletions(purgeUntil: far, deadline: .none)
+        let run = try f.service.deletion.runScheduledDeletions(purgeUntil: far, deadline: .none)
         // Pending: the three second passes not yet due, the poisoned purge, the unreadable record.
         #expect(run.purged == 3 && run.pending == 3 + 2 && run.failed == 1, "\(run)")
         for uuid in healthy { #expect(f.s3.versions(under: AccountKeys.userPrefix(uuid)) == 0) }
@@ -149,7 +159,7 @@ import Glibc
             let up = try f.signUp(AccountFixture.google("20\(n)"))
             uuids.append(up.account.serviceUserID)
             f.s3.store(AccountKeys.userPrefix(up.account.serviceUserID) + "photos/p.jpg", [1])
-            _ = try f.service.deleteAccount(
+            _ = try f.service.deletion.deleteAccount(
                 token: up.session.refreshToken.value, purgeUntil: Deadline(epochMilliseconds: 0), deadline: .none)
         }
         uuids.sort()
@@ -160,22 +170,22 @@ import Glibc
             return .proceed
         }
         // The walk starts at the all-zero UUID: the slow record comes first.
-        let service = AccountService(
+        let service = AccountFlows(
             backend: f.backend, settings: f.settings,
             environment: AccountEnvironment(
                 now: { [f] in f.nowMs }, randomBytes: { [UInt8](repeating: 0, count: $0) }, pause: { _ in }))
-        _ = try service.runScheduledDeletions(
+        _ = try service.deletion.runScheduledDeletions(
             purgeUntil: .after(milliseconds: 8_000), deadline: .after(milliseconds: 10_000))
         #expect(f.s3.versions(under: slow) > 0, "the slow deletion had more than its share")
         for uuid in uuids.dropFirst() { #expect(f.s3.versions(under: AccountKeys.userPrefix(uuid)) == 0) }
     }
 
     @Test func eachRecordGetsAnEqualShareOfTheTimeLeft() {
-        let share = AccountService.share(of: .after(milliseconds: 20_000), among: 4).remainingMilliseconds
+        let share = DeletionFlow.share(of: .after(milliseconds: 20_000), among: 4).remainingMilliseconds
         #expect((4_000...5_000).contains(share))
-        let floor = AccountService.share(of: .after(milliseconds: 20_000), among: 1_000).remainingMilliseconds
-        #expect(floor > AccountService.purgeRoundMilliseconds, "at least one purge round each")
-        #expect(AccountService.share(of: .after(milliseconds: 1_000), among: 1).remainingMilliseconds <= 1_000)
+        let floor = DeletionFlow.share(of: .after(milliseconds: 20_000), among: 1_000).remainingMilliseconds
+        #expect(floor > AccountStore.purgeRoundMilliseconds, "at least one purge round each")
+        #expect(DeletionFlow.share(of: .after(milliseconds: 1_000), among: 1).remainingMilliseconds <= 1_000)
     }
 
     // MARK: defect 6: Apple's account-delete racing an unlink
@@ -184,16 +194,16 @@ import Glibc
         let f = AccountFixture()
         let up = try f.signUp()
         let uuid = up.account.serviceUserID
-        _ = try f.service.link(token: up.session.refreshToken.value, identity: g1, deadline: .none)
+        _ = try f.service.links.link(token: up.session.refreshToken.value, identity: g1, deadline: .none)
         var raced = false
         f.backend.intercept = { call, _ in
             if !raced, case .s3Put(let p) = call, p.key == AccountKeys.providers(uuid) {
                 raced = true
-                _ = try? f.service.unlink(token: up.session.refreshToken.value, provider: .google, deadline: .none)
+                _ = try? f.service.links.unlink(token: up.session.refreshToken.value, provider: .google, deadline: .none)
             }
             return .proceed
         }
-        let outcome = try f.service.handleAppleEvent(
+        let outcome = try f.service.appleEvents.handleAppleEvent(
             .accountDelete, subject: AccountFixture.apple.subject, eventID: "jti-race", purgeUntil: far,
             deadline: .none)
         #expect(raced && outcome == .processed)
@@ -209,8 +219,8 @@ import Glibc
         let f = AccountFixture()
         let up = try f.signUp()
         let uuid = up.account.serviceUserID
-        _ = try f.service.link(token: up.session.refreshToken.value, identity: g1, deadline: .none)
-        let viaGoogle = try f.service.signIn(identity: g1, intent: .signin, fullName: nil, device: nil, deadline: .none)
+        _ = try f.service.links.link(token: up.session.refreshToken.value, identity: g1, deadline: .none)
+        let viaGoogle = try f.service.signIn.signIn(identity: g1, intent: .signin, fullName: nil, device: nil, deadline: .none)
         let newApple = VerifiedIdentity(
             provider: .apple, subject: "001234.abc.0002", email: "b@privaterelay.appleid.com", emailVerified: true,
             isPrivateEmail: true, realUserStatus: 2)
@@ -219,12 +229,12 @@ import Glibc
             if !raced, case .s3Put(let p) = call, p.key == AccountKeys.providers(uuid) {
                 raced = true
                 let token = viaGoogle.session.refreshToken.value
-                _ = try? f.service.unlink(token: token, provider: .apple, deadline: .none)
-                _ = try? f.service.link(token: token, identity: newApple, deadline: .none)
+                _ = try? f.service.links.unlink(token: token, provider: .apple, deadline: .none)
+                _ = try? f.service.links.link(token: token, identity: newApple, deadline: .none)
             }
             return .proceed
         }
-        let outcome = try f.service.handleAppleEvent(
+        let outcome = try f.service.appleEvents.handleAppleEvent(
             .accountDelete, subject: AccountFixture.apple.subject, eventID: "jti-replaced", purgeUntil: far,
             deadline: .none)
         #expect(raced && outcome == .processed)

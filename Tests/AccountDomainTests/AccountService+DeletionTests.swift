@@ -3,7 +3,17 @@ import PlatformSupport
 import StrictJSON
 import Testing
 
-@testable import AccountDomain
+@testable import AccountDeletion
+@testable import AccountEvents
+@testable import AccountLinks
+@testable import AccountModel
+@testable import AccountOperator
+@testable import AccountPurchases
+@testable import AccountSessions
+@testable import AccountSignIn
+@testable import AccountStore
+@testable import AccountSuspensions
+@testable import AccountTransfer
 
 @Suite struct DeletionTests {
     let g1 = AccountFixture.google("111")
@@ -12,7 +22,7 @@ import Testing
     /// An account with Apple and Google, photos in several versions, a deleted photo, a claim.
     func populated(_ f: AccountFixture) throws -> SignInOutcome {
         let up = try f.signUp()
-        _ = try f.service.link(token: up.session.refreshToken.value, identity: g1, deadline: .none)
+        _ = try f.service.links.link(token: up.session.refreshToken.value, identity: g1, deadline: .none)
         let uuid = up.account.serviceUserID
         for (key, body) in [
             ("photos/a.jpg", "v1"), ("photos/a.jpg", "v2"), ("thumbnails/a.jpg", "t"), ("metadata/a.json", "{}"),
@@ -31,7 +41,7 @@ import Testing
         let f = AccountFixture()
         let up = try populated(f)
         let uuid = up.account.serviceUserID
-        let out = try f.service.deleteAccount(token: up.session.refreshToken.value, purgeUntil: far, deadline: .none)
+        let out = try f.service.deletion.deleteAccount(token: up.session.refreshToken.value, purgeUntil: far, deadline: .none)
         #expect(out.serviceUserID == uuid && out.purgeComplete && out.appleSubject == AccountFixture.apple.subject)
         #expect(f.s3.versions(under: AccountKeys.userPrefix(uuid)) == 0, "every version and delete marker")
         #expect(f.s3.history.keys.filter { $0.hasPrefix("identities/") }.isEmpty)
@@ -43,10 +53,10 @@ import Testing
         #expect(record.json.serializedString().contains("a@privaterelay") == false, "no personal data")
         // Sessions are dead, former identities reach nothing of the old account.
         #expect(
-            accountError { _ = try f.service.refresh(token: up.session.refreshToken.value, deadline: .none) }
+            accountError { _ = try f.service.sessions.refresh(token: up.session.refreshToken.value, deadline: .none) }
                 == "sessionInvalid")
         #expect(
-            accountError { _ = try f.service.signIn(identity: g1, intent: .signin, fullName: nil, deadline: .none) }
+            accountError { _ = try f.service.signIn.signIn(identity: g1, intent: .signin, fullName: nil, deadline: .none) }
                 == "accountNotFound")
         let again = try f.signUp()
         #expect(again.isNewUser && again.account.serviceUserID != uuid)
@@ -66,7 +76,7 @@ import Testing
         }
         #expect(f.s3.versions(under: AccountKeys.userPrefix(uuid)) > 2_000)
         f.backend.applyRoundsBackwards = backwards
-        let out = try f.service.deleteAccount(token: up.session.refreshToken.value, purgeUntil: far, deadline: .none)
+        let out = try f.service.deletion.deleteAccount(token: up.session.refreshToken.value, purgeUntil: far, deadline: .none)
         #expect(out.purgeComplete)
         #expect(f.s3.versions(under: AccountKeys.userPrefix(uuid)) == 0, "every version and delete marker")
     }
@@ -75,29 +85,29 @@ import Testing
         let f = AccountFixture()
         let up = try populated(f)
         let uuid = up.account.serviceUserID
-        let out = try f.service.deleteAccount(
+        let out = try f.service.deletion.deleteAccount(
             token: up.session.refreshToken.value, purgeUntil: .after(milliseconds: 100), deadline: .none)
         #expect(!out.purgeComplete && f.s3.versions(under: AccountKeys.userPrefix(uuid)) > 0)
         #expect(f.s3.history.keys.filter { $0.hasPrefix("identities/") }.isEmpty, "the mappings go before the purge")
-        var run = try f.service.runScheduledDeletions(purgeUntil: far, deadline: .none)
+        var run = try f.service.deletion.runScheduledDeletions(purgeUntil: far, deadline: .none)
         #expect(
             run == ScheduledRunOutcome(purged: 1, pending: 1) && f.s3.versions(under: AccountKeys.userPrefix(uuid)) == 0
         )
         // Credentials issued before the deletion write again; the second pass is not due yet...
         f.s3.store(AccountKeys.userPrefix(uuid) + "photos/late.jpg", Array("late".utf8))
-        run = try f.service.runScheduledDeletions(purgeUntil: far, deadline: .none)
+        run = try f.service.deletion.runScheduledDeletions(purgeUntil: far, deadline: .none)
         #expect(
             run == ScheduledRunOutcome(purged: 0, pending: 1) && f.s3.versions(under: AccountKeys.userPrefix(uuid)) == 1
         )
         // ...and once they have expired it removes what they wrote.
         f.nowMs += Int64(f.settings.credentialsDurationSeconds) * 1000 + 120_000
-        run = try f.service.runScheduledDeletions(purgeUntil: far, deadline: .none)
+        run = try f.service.deletion.runScheduledDeletions(purgeUntil: far, deadline: .none)
         #expect(
             run == ScheduledRunOutcome(purged: 1, pending: 0) && f.s3.versions(under: AccountKeys.userPrefix(uuid)) == 0
         )
         #expect(f.s3.current(AccountKeys.deletion(uuid))?.tags.first?.1 == "deletion-done")
         #expect(
-            try f.service.runScheduledDeletions(purgeUntil: far, deadline: .none)
+            try f.service.deletion.runScheduledDeletions(purgeUntil: far, deadline: .none)
                 == ScheduledRunOutcome(purged: 0, pending: 0))
     }
 
@@ -111,11 +121,11 @@ import Testing
         }
         #expect(
             accountError {
-                _ = try f.service.deleteAccount(token: up.session.refreshToken.value, purgeUntil: far, deadline: .none)
+                _ = try f.service.deletion.deleteAccount(token: up.session.refreshToken.value, purgeUntil: far, deadline: .none)
             } == "upstream")
         f.backend.intercept = nil
         #expect(f.s3.current(AccountKeys.deletion(uuid)) != nil && f.s3.current(AccountKeys.profile(uuid)) != nil)
-        #expect(try f.service.runScheduledDeletions(purgeUntil: far, deadline: .none).purged == 1)
+        #expect(try f.service.deletion.runScheduledDeletions(purgeUntil: far, deadline: .none).purged == 1)
         #expect(
             f.s3.versions(under: AccountKeys.userPrefix(uuid)) == 0
                 && f.s3.history.keys.filter { $0.hasPrefix("identities/") }.isEmpty)
@@ -131,15 +141,15 @@ import Testing
         f.backend.intercept = { call, _ in
             if !raced, case .s3Get(let key) = call, key == AccountKeys.profile(uuid) {
                 raced = true
-                _ = try? f.service.deleteAccount(token: up.session.refreshToken.value, purgeUntil: far, deadline: .none)
+                _ = try? f.service.deletion.deleteAccount(token: up.session.refreshToken.value, purgeUntil: far, deadline: .none)
             }
             return .proceed
         }
         #expect(
-            accountError { _ = try f.service.signIn(identity: g1, intent: .signin, fullName: nil, deadline: .none) }
+            accountError { _ = try f.service.signIn.signIn(identity: g1, intent: .signin, fullName: nil, deadline: .none) }
                 == "accountNotFound")
         #expect(raced && f.s3.versions(under: AccountKeys.userPrefix(uuid)) == 0, "its session record went too")
-        let fresh = try f.service.signIn(identity: g1, intent: .auto, fullName: nil, deadline: .none)
+        let fresh = try f.service.signIn.signIn(identity: g1, intent: .auto, fullName: nil, deadline: .none)
         #expect(fresh.account.serviceUserID != uuid)
     }
 
@@ -153,18 +163,18 @@ import Testing
         f.backend.intercept = { call, _ in
             if !raced, case .s3Put(let p) = call, p.key.hasPrefix("identities/google/") {
                 raced = true
-                _ = try? f.service.deleteAccount(
+                _ = try? f.service.deletion.deleteAccount(
                     token: up.session.refreshToken.value, purgeUntil: .after(milliseconds: 100), deadline: .none)
             }
             return .proceed
         }
         #expect(
-            accountError { _ = try f.service.link(token: up.session.refreshToken.value, identity: g1, deadline: .none) }
+            accountError { _ = try f.service.links.link(token: up.session.refreshToken.value, identity: g1, deadline: .none) }
                 != nil)
         #expect(raced && f.s3.current(AccountKeys.identity(.google, "111")) == nil)
         // The deletion found the link's claim without its file: it waits until that link has surely ended.
-        f.nowMs += AccountService.linkSettleMs + 1
-        _ = try f.service.runScheduledDeletions(purgeUntil: far, deadline: .none)
+        f.nowMs += DeletionFlow.linkSettleMs + 1
+        _ = try f.service.deletion.runScheduledDeletions(purgeUntil: far, deadline: .none)
         #expect(f.s3.versions(under: AccountKeys.userPrefix(uuid)) == 0)
     }
 
@@ -174,7 +184,7 @@ import Testing
         f.nowMs += 601_000
         #expect(
             accountError {
-                _ = try f.service.deleteAccount(token: up.session.refreshToken.value, purgeUntil: far, deadline: .none)
+                _ = try f.service.deletion.deleteAccount(token: up.session.refreshToken.value, purgeUntil: far, deadline: .none)
             } == "reauthenticationRequired")
         #expect(f.s3.current(AccountKeys.deletion(up.account.serviceUserID)) == nil)
     }

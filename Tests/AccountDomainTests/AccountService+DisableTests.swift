@@ -2,7 +2,17 @@ import AWSClients
 import PlatformSupport
 import Testing
 
-@testable import AccountDomain
+@testable import AccountDeletion
+@testable import AccountEvents
+@testable import AccountLinks
+@testable import AccountModel
+@testable import AccountOperator
+@testable import AccountPurchases
+@testable import AccountSessions
+@testable import AccountSignIn
+@testable import AccountStore
+@testable import AccountSuspensions
+@testable import AccountTransfer
 
 /// Issue 23, defect 5 (the last item): a sign-in refused because the account is disabled takes
 /// back the session record it wrote, whatever time is left. On main that went through the
@@ -14,12 +24,12 @@ import Testing
         let f = AccountFixture()
         let up = try f.signUp()
         let uuid = up.account.serviceUserID
-        #expect(try f.service.setDisabled(uuid, disable, deadline: .none))
+        #expect(try f.service.operatorFlow.setDisabled(uuid, disable, deadline: .none))
         let sessions = AccountKeys.sessionsPrefix(uuid)
         let before = f.s3.versions(under: sessions)
         for remaining: Int64 in [1_000, 400] {
             let error = accountError {
-                _ = try f.service.signIn(
+                _ = try f.service.signIn.signIn(
                     identity: AccountFixture.apple, intent: .signin, fullName: nil,
                     deadline: .after(milliseconds: remaining))
             }

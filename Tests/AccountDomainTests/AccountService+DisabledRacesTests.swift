@@ -3,7 +3,17 @@ import PlatformSupport
 import StrictJSON
 import Testing
 
-@testable import AccountDomain
+@testable import AccountDeletion
+@testable import AccountEvents
+@testable import AccountLinks
+@testable import AccountModel
+@testable import AccountOperator
+@testable import AccountPurchases
+@testable import AccountSessions
+@testable import AccountSignIn
+@testable import AccountStore
+@testable import AccountSuspensions
+@testable import AccountTransfer
 
 /// An operator's disable landing between an action's read of the account and its commit
 /// (simulation seed 487 on the i25-risc branch: a link read the account before `authctl disable`
@@ -69,7 +79,7 @@ import Testing
             let start = f.s3.history.values.joined().map(Self.order).max() ?? 0
             var calls = 0
             f.backend.intercept = { _, _ in
-                if calls == k { _ = try? f.service.setDisabled(uuid, Self.disable, deadline: .none) }
+                if calls == k { _ = try? f.service.operatorFlow.setDisabled(uuid, Self.disable, deadline: .none) }
                 calls += 1
                 return .proceed
             }
@@ -87,7 +97,7 @@ import Testing
                     uncommitted(Self.linkage(f, uuid)) == uncommitted(before),
                     "\(name), disable before call \(k): changed the account")
                 if let afterEnable {
-                    #expect(try f.service.setDisabled(uuid, nil, deadline: .none))
+                    #expect(try f.service.operatorFlow.setDisabled(uuid, nil, deadline: .none))
                     try afterEnable(f, uuid, token)
                 }
             } else {
@@ -110,7 +120,7 @@ import Testing
                 let up = try f.signUp()
                 return (f, up.account.serviceUserID, up.session.refreshToken.value)
             },
-            action: { f, _, token in _ = try f.service.link(token: token, identity: Self.google, deadline: .none) },
+            action: { f, _, token in _ = try f.service.links.link(token: token, identity: Self.google, deadline: .none) },
             committedAt: { f, uuid in
                 f.s3.history[AccountKeys.providers(uuid)]?.first {
                     ProvidersDocumentJSON.decode($0.body)?.index(of: .google, id: Self.google.subject) != nil
@@ -123,7 +133,7 @@ import Testing
             },
             afterEnable: { f, uuid, token in
                 // The user tries again once support has enabled the account: linked, one file.
-                let out = try f.service.link(token: token, identity: Self.google, deadline: .none)
+                let out = try f.service.links.link(token: token, identity: Self.google, deadline: .none)
                 #expect(out.status == .linked && f.providers(uuid)?.pending == [])
                 #expect(f.s3.text(Self.googleKey) == uuid)
             })
@@ -135,10 +145,10 @@ import Testing
             setUp: {
                 let f = AccountFixture()
                 let up = try f.signUp()
-                _ = try f.service.link(token: up.session.refreshToken.value, identity: Self.google, deadline: .none)
+                _ = try f.service.links.link(token: up.session.refreshToken.value, identity: Self.google, deadline: .none)
                 return (f, up.account.serviceUserID, up.session.refreshToken.value)
             },
-            action: { f, _, token in _ = try f.service.unlink(token: token, provider: .google, deadline: .none) },
+            action: { f, _, token in _ = try f.service.links.unlink(token: token, provider: .google, deadline: .none) },
             committedAt: { f, uuid in
                 f.s3.history[AccountKeys.providers(uuid)]?.first {
                     ProvidersDocumentJSON.decode($0.body)?.retired.contains { $0.type == .google } == true
@@ -151,7 +161,7 @@ import Testing
             originalTransactionID: Self.purchaseID, productID: "com.example.photos.premium",
             environment: "Production", appAccountToken: nil, purchaseDateMs: f.nowMs - 1_000,
             expiresDateMs: f.nowMs + 86_400_000, revocationDateMs: nil, signedDateMs: f.nowMs)
-        _ = try f.service.claimPurchase(token: token, purchase: purchase, product: product, deadline: .none)
+        _ = try f.service.purchases.claimPurchase(token: token, purchase: purchase, product: product, deadline: .none)
     }
 
     /// The claim's commit: its providers.json write listing the purchase (or writing the listing
@@ -213,7 +223,7 @@ import Testing
             action: { f, uuid, _ in
                 let sessions = f.s3.versions(under: AccountKeys.sessionsPrefix(uuid))
                 do {
-                    _ = try f.service.signIn(
+                    _ = try f.service.signIn.signIn(
                         identity: Self.google, intent: .signin, fullName: nil, deadline: .none)
                 } catch {
                     #expect(
@@ -237,7 +247,7 @@ import Testing
             providersPuts += 1
             return providersPuts == 2 ? .fail(DirectBackend.outage) : .proceed
         }
-        _ = accountError { _ = try f.service.link(token: token, identity: Self.google, deadline: .none) }
+        _ = accountError { _ = try f.service.links.link(token: token, identity: Self.google, deadline: .none) }
         f.backend.intercept = nil
         #expect(f.providers(uuid)?.pending.count == 1 && f.s3.text(Self.googleKey) == uuid)
     }
@@ -249,16 +259,16 @@ import Testing
         let up = try f.signUp()
         let uuid = up.account.serviceUserID
         try Self.stopLinkAfterItsFile(f, token: up.session.refreshToken.value, uuid: uuid)
-        #expect(try f.service.setDisabled(uuid, Self.disable, deadline: .none))
+        #expect(try f.service.operatorFlow.setDisabled(uuid, Self.disable, deadline: .none))
         f.nowMs += ProvidersDocument.pendingLifetimeMs  // no longer a link under way
         let before = Self.linkage(f, uuid)
-        let report = f.service.checkStore(repair: true, deadline: .none)
+        let report = f.service.storeCheck.checkStore(repair: true, deadline: .none)
         let finding = report.findings.first { $0.key == Self.googleKey }
         #expect(finding != nil && finding?.repaired != true, "\(report.findings)")
         #expect(Self.linkage(f, uuid) == before, "the repair linked Google on a disabled account")
         // Enabled again, the next check finishes the link.
-        #expect(try f.service.setDisabled(uuid, nil, deadline: .none))
-        _ = f.service.checkStore(repair: true, deadline: .none)
+        #expect(try f.service.operatorFlow.setDisabled(uuid, nil, deadline: .none))
+        _ = f.service.storeCheck.checkStore(repair: true, deadline: .none)
         #expect(f.providers(uuid)?.index(of: .google, id: Self.google.subject) != nil)
     }
 }

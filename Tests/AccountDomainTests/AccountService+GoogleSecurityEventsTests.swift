@@ -2,7 +2,17 @@ import AWSClients
 import PlatformSupport
 import Testing
 
-@testable import AccountDomain
+@testable import AccountDeletion
+@testable import AccountEvents
+@testable import AccountLinks
+@testable import AccountModel
+@testable import AccountOperator
+@testable import AccountPurchases
+@testable import AccountSessions
+@testable import AccountSignIn
+@testable import AccountStore
+@testable import AccountSuspensions
+@testable import AccountTransfer
 
 /// Google's security events in the account domain (issue 25): the suspension's two homes, its
 /// order by `iat`, one write ending every session, and the sign-in/sign-up/link refusals. The races
@@ -15,15 +25,15 @@ import Testing
         _ f: AccountFixture, _ effect: GoogleSecurityEffect?, sub: String = "222", iat: Int64,
         jti: String = "jti-\(Int.random(in: 0..<1_000_000))"
     ) throws -> GoogleSecurityEventResult {
-        try f.service.processGoogleSecurityEvent(effect, subject: sub, eventID: jti, issuedAtMs: iat, deadline: .none)
+        try f.service.googleEvents.processGoogleSecurityEvent(effect, subject: sub, eventID: jti, issuedAtMs: iat, deadline: .none)
     }
 
     /// An account signed up with Apple, `g` linked, and a session signed in with `g`.
     func account(_ f: AccountFixture) throws -> (uuid: String, apple: RefreshToken, google: RefreshToken) {
         let up = try f.signUp()
-        _ = try f.service.link(token: up.session.refreshToken.value, identity: g, deadline: .none)
+        _ = try f.service.links.link(token: up.session.refreshToken.value, identity: g, deadline: .none)
         f.nowMs += 1_000
-        let google = try f.service.signIn(identity: g, intent: .signin, fullName: nil, deadline: .none)
+        let google = try f.service.signIn.signIn(identity: g, intent: .signin, fullName: nil, deadline: .none)
         return (up.account.serviceUserID, up.session.refreshToken, google.session.refreshToken)
     }
 
@@ -42,11 +52,11 @@ import Testing
         f.nowMs += 1_000
         let result = try event(f, .endSessions, iat: f.nowMs / 1000 * 1000)
         #expect(result.outcome == .processed && result.serviceUserID == uuid && result.sessionsEnded)
-        #expect(accountError { _ = try f.service.refresh(token: google.value, deadline: .none) } == "sessionInvalid")
-        _ = try f.service.refresh(token: apple.value, deadline: .none)
+        #expect(accountError { _ = try f.service.sessions.refresh(token: google.value, deadline: .none) } == "sessionInvalid")
+        _ = try f.service.sessions.refresh(token: apple.value, deadline: .none)
         f.nowMs += 1
-        let again = try f.service.signIn(identity: g, intent: .signin, fullName: nil, deadline: .none)
-        _ = try f.service.refresh(token: again.session.refreshToken.value, deadline: .none)
+        let again = try f.service.signIn.signIn(identity: g, intent: .signin, fullName: nil, deadline: .none)
+        _ = try f.service.sessions.refresh(token: again.session.refreshToken.value, deadline: .none)
     }
 
     @Test func aSuspensionRefusesSignInSignUpAndLinkUntilItIsLifted() throws {
@@ -56,24 +66,24 @@ import Testing
         let suspended = try event(f, .suspend(reason: "hijacking"), iat: issued)
         #expect(suspended.outcome == .processed && suspended.suspension?.suspended == true)
         #expect(f.providers(uuid)?.isSuspended(.google, id: "222") == true)
-        #expect(accountError { _ = try f.service.refresh(token: google.value, deadline: .none) } == "sessionInvalid")
+        #expect(accountError { _ = try f.service.sessions.refresh(token: google.value, deadline: .none) } == "sessionInvalid")
         let before = f.backend.fingerprint
         for intent in [SignInIntent.signin, .auto, .signup] {
             #expect(
-                accountError { _ = try f.service.signIn(identity: g, intent: intent, fullName: nil, deadline: .none) }
+                accountError { _ = try f.service.signIn.signIn(identity: g, intent: intent, fullName: nil, deadline: .none) }
                     == "identitySuspended")
         }
         #expect(
-            accountError { _ = try f.service.link(token: apple.value, identity: g, deadline: .none) }
+            accountError { _ = try f.service.links.link(token: apple.value, identity: g, deadline: .none) }
                 == "identitySuspended")
         #expect(f.backend.fingerprint == before, "a refused sign-in or link wrote something")
         // A late lift (issued before the suspension) changes nothing; a newer one lifts it.
         #expect(try event(f, .lift, iat: issued - 1).suspension?.suspended == true)
         #expect(try event(f, .lift, iat: issued + 1).suspension?.suspended == false)
         f.nowMs += 1
-        let back = try f.service.signIn(identity: g, intent: .signin, fullName: nil, deadline: .none)
+        let back = try f.service.signIn.signIn(identity: g, intent: .signin, fullName: nil, deadline: .none)
         #expect(back.account.serviceUserID == uuid)
-        #expect(accountError { _ = try f.service.refresh(token: google.value, deadline: .none) } == "sessionInvalid")
+        #expect(accountError { _ = try f.service.sessions.refresh(token: google.value, deadline: .none) } == "sessionInvalid")
     }
 
     @Test func anIdentityNoAccountHoldsIsSuspendedToo() throws {
@@ -82,7 +92,7 @@ import Testing
         #expect(result.outcome == .unknownIdentity && result.serviceUserID == nil)
         #expect(
             accountError {
-                _ = try f.service.signIn(
+                _ = try f.service.signIn.signIn(
                     identity: AccountFixture.google("333"), intent: .auto, fullName: nil, deadline: .none)
             } == "identitySuspended")
         #expect(f.s3.current(AccountKeys.identity(.google, "333")) == nil, "the refused sign-up made an account")
@@ -92,7 +102,7 @@ import Testing
         let f = AccountFixture()
         let (_, _, google) = try account(f)
         #expect(try event(f, nil, iat: f.nowMs, jti: "log-only").outcome == .acknowledged)
-        _ = try f.service.refresh(token: google.value, deadline: .none)
+        _ = try f.service.sessions.refresh(token: google.value, deadline: .none)
         #expect(try event(f, .endSessions, iat: f.nowMs, jti: "once").outcome == .processed)
         let before = f.backend.fingerprint
         #expect(try event(f, .suspend(reason: "hijacking"), iat: f.nowMs, jti: "once").outcome == .duplicate)

@@ -1,7 +1,17 @@
 import AWSClients
 import Testing
 
-@testable import AccountDomain
+@testable import AccountDeletion
+@testable import AccountEvents
+@testable import AccountLinks
+@testable import AccountModel
+@testable import AccountOperator
+@testable import AccountPurchases
+@testable import AccountSessions
+@testable import AccountSignIn
+@testable import AccountStore
+@testable import AccountSuspensions
+@testable import AccountTransfer
 
 @Suite struct LinkTests {
     let g1 = AccountFixture.google("111"), g2 = AccountFixture.google("222")
@@ -16,13 +26,13 @@ import Testing
             }
             return .proceed
         }
-        let out = try f.service.link(token: up.session.refreshToken.value, identity: g1, deadline: .none)
+        let out = try f.service.links.link(token: up.session.refreshToken.value, identity: g1, deadline: .none)
         #expect(out.status == .linked && writes == ["providers.json", "identity", "providers.json"])
         let doc = try #require(f.providers(up.account.serviceUserID))
         #expect(doc.pending.isEmpty && doc.providers.map(\.type) == [.apple, .google])
         #expect(doc.providers[1].linkID == f.linkID(of: g1))
         #expect(
-            try f.service.link(token: up.session.refreshToken.value, identity: g1, deadline: .none).status
+            try f.service.links.link(token: up.session.refreshToken.value, identity: g1, deadline: .none).status
                 == .alreadyLinked)
     }
 
@@ -36,13 +46,13 @@ import Testing
             if !raced, case .s3Put(let p) = call, p.key.hasSuffix("providers.json") {
                 raced = true
                 #expect(
-                    (try? f.service.link(token: up.session.refreshToken.value, identity: g2, deadline: .none))?.status
+                    (try? f.service.links.link(token: up.session.refreshToken.value, identity: g2, deadline: .none))?.status
                         == .linked)
             }
             return .proceed
         }
         #expect(
-            accountError { _ = try f.service.link(token: up.session.refreshToken.value, identity: g1, deadline: .none) }
+            accountError { _ = try f.service.links.link(token: up.session.refreshToken.value, identity: g1, deadline: .none) }
                 == "providerAlreadyLinked")
         #expect(f.providers(up.account.serviceUserID)?.providers.map(\.id) == [AccountFixture.apple.subject, "222"])
         #expect(f.s3.current(AccountKeys.identity(.google, "111")) == nil)
@@ -62,28 +72,28 @@ import Testing
             return .proceed
         }
         #expect(
-            accountError { _ = try f.service.link(token: up.session.refreshToken.value, identity: g1, deadline: .none) }
+            accountError { _ = try f.service.links.link(token: up.session.refreshToken.value, identity: g1, deadline: .none) }
                 == "upstream")
         f.backend.intercept = nil
         #expect(
-            accountError { _ = try f.service.link(token: up.session.refreshToken.value, identity: g2, deadline: .none) }
+            accountError { _ = try f.service.links.link(token: up.session.refreshToken.value, identity: g2, deadline: .none) }
                 == "providerAlreadyLinked")
         #expect(f.s3.current(AccountKeys.identity(.google, "222")) == nil)
-        let viaG1 = try f.service.signIn(identity: g1, intent: .signin, fullName: nil, deadline: .none)
+        let viaG1 = try f.service.signIn.signIn(identity: g1, intent: .signin, fullName: nil, deadline: .none)
         #expect(viaG1.account.serviceUserID == up.account.serviceUserID && viaG1.account.providers.providers.count == 2)
     }
 
     @Test func linkNeedsARecentSignInAndTheCurrentToken() throws {
         let f = AccountFixture()
         let up = try f.signUp()
-        let rotated = try f.service.refresh(token: up.session.refreshToken.value, deadline: .none)
+        let rotated = try f.service.sessions.refresh(token: up.session.refreshToken.value, deadline: .none)
         #expect(
-            accountError { _ = try f.service.link(token: up.session.refreshToken.value, identity: g1, deadline: .none) }
+            accountError { _ = try f.service.links.link(token: up.session.refreshToken.value, identity: g1, deadline: .none) }
                 == "sessionInvalid")
         f.nowMs += 601_000
         #expect(
             accountError {
-                _ = try f.service.link(token: rotated.session.refreshToken.value, identity: g1, deadline: .none)
+                _ = try f.service.links.link(token: rotated.session.refreshToken.value, identity: g1, deadline: .none)
             } == "reauthenticationRequired")
         #expect(f.s3.current(AccountKeys.identity(.google, "111")) == nil)
     }
@@ -94,7 +104,7 @@ import Testing
         _ = try f.signUp(g1)
         let before = f.backend.fingerprint
         #expect(
-            accountError { _ = try f.service.link(token: up.session.refreshToken.value, identity: g1, deadline: .none) }
+            accountError { _ = try f.service.links.link(token: up.session.refreshToken.value, identity: g1, deadline: .none) }
                 == "providerAlreadyLinked")
         #expect(f.backend.fingerprint == before)
     }
@@ -105,24 +115,24 @@ import Testing
 
     func linked(_ f: AccountFixture) throws -> SignInOutcome {
         let up = try f.signUp()
-        _ = try f.service.link(token: up.session.refreshToken.value, identity: g1, deadline: .none)
+        _ = try f.service.links.link(token: up.session.refreshToken.value, identity: g1, deadline: .none)
         return up
     }
 
     @Test func unlinkRetiresTheLinkThenDeletesThatVersionOfTheFile() throws {
         let f = AccountFixture()
         let up = try linked(f)
-        let out = try f.service.unlink(token: up.session.refreshToken.value, provider: .google, deadline: .none)
+        let out = try f.service.links.unlink(token: up.session.refreshToken.value, provider: .google, deadline: .none)
         #expect(out.status == .unlinked && out.account.providers.providers.map(\.type) == [.apple])
         #expect(f.s3.history[AccountKeys.identity(.google, "111")] == nil, "no old version keeps the UUID")
         #expect(f.providers(up.account.serviceUserID)?.retired.map(\.id) == ["111"])
         #expect(
             accountError {
-                _ = try f.service.unlink(token: up.session.refreshToken.value, provider: .google, deadline: .none)
+                _ = try f.service.links.unlink(token: up.session.refreshToken.value, provider: .google, deadline: .none)
             } == "providerNotLinked")
         #expect(
             accountError {
-                _ = try f.service.unlink(token: up.session.refreshToken.value, provider: .apple, deadline: .none)
+                _ = try f.service.links.unlink(token: up.session.refreshToken.value, provider: .apple, deadline: .none)
             } == "lastProvider")
     }
 
@@ -135,7 +145,7 @@ import Testing
             return .proceed
         }
         #expect(
-            try f.service.unlink(token: up.session.refreshToken.value, provider: .google, deadline: .none).status
+            try f.service.links.unlink(token: up.session.refreshToken.value, provider: .google, deadline: .none).status
                 == .unlinked)
         #expect(f.s3.current(AccountKeys.identity(.google, "111")) == nil)
     }
@@ -150,12 +160,12 @@ import Testing
         }
         #expect(
             accountError {
-                _ = try f.service.unlink(token: up.session.refreshToken.value, provider: .google, deadline: .none)
+                _ = try f.service.links.unlink(token: up.session.refreshToken.value, provider: .google, deadline: .none)
             } == "upstream")
         f.backend.intercept = nil
         #expect(f.s3.current(AccountKeys.identity(.google, "111")) != nil)
         #expect(
-            accountError { _ = try f.service.signIn(identity: g1, intent: .signin, fullName: nil, deadline: .none) }
+            accountError { _ = try f.service.signIn.signIn(identity: g1, intent: .signin, fullName: nil, deadline: .none) }
                 == "accountNotFound")
         #expect(f.providers(up.account.serviceUserID)?.providers.map(\.type) == [.apple], "not listed again")
         #expect(f.s3.current(AccountKeys.identity(.google, "111")) == nil, "the sign-in removed the leftover")
@@ -169,11 +179,11 @@ import Testing
             return .proceed
         }
         _ = accountError {
-            _ = try f.service.unlink(token: up.session.refreshToken.value, provider: .google, deadline: .none)
+            _ = try f.service.links.unlink(token: up.session.refreshToken.value, provider: .google, deadline: .none)
         }
         f.backend.intercept = nil
         #expect(
-            try f.service.unlink(token: up.session.refreshToken.value, provider: .google, deadline: .none).status
+            try f.service.links.unlink(token: up.session.refreshToken.value, provider: .google, deadline: .none).status
                 == .unlinked)
         #expect(f.s3.current(AccountKeys.identity(.google, "111")) == nil)
     }
@@ -187,12 +197,12 @@ import Testing
         f.backend.intercept = { call, _ in
             if !raced, case .s3Get(let key) = call, key.hasSuffix("providers.json") {
                 raced = true
-                _ = try? f.service.unlink(token: up.session.refreshToken.value, provider: .google, deadline: .none)
+                _ = try? f.service.links.unlink(token: up.session.refreshToken.value, provider: .google, deadline: .none)
             }
             return .proceed
         }
         #expect(
-            accountError { _ = try f.service.signIn(identity: g1, intent: .signin, fullName: nil, deadline: .none) }
+            accountError { _ = try f.service.signIn.signIn(identity: g1, intent: .signin, fullName: nil, deadline: .none) }
                 == "accountNotFound")
         #expect(raced && f.providers(up.account.serviceUserID)?.providers.map(\.type) == [.apple])
         #expect(f.s3.current(AccountKeys.identity(.google, "111")) == nil)
@@ -202,16 +212,16 @@ import Testing
     @Test func unlinkingEndsTheSessionsOfThatIdentity() throws {
         let f = AccountFixture()
         let up = try linked(f)
-        let intruder = try f.service.signIn(identity: g1, intent: .signin, fullName: nil, deadline: .none)
-        _ = try f.service.unlink(token: up.session.refreshToken.value, provider: .google, deadline: .none)
+        let intruder = try f.service.signIn.signIn(identity: g1, intent: .signin, fullName: nil, deadline: .none)
+        _ = try f.service.links.unlink(token: up.session.refreshToken.value, provider: .google, deadline: .none)
         #expect(
-            accountError { _ = try f.service.refresh(token: intruder.session.refreshToken.value, deadline: .none) }
+            accountError { _ = try f.service.sessions.refresh(token: intruder.session.refreshToken.value, deadline: .none) }
                 == "sessionInvalid")
-        _ = try f.service.link(token: up.session.refreshToken.value, identity: g1, deadline: .none)
+        _ = try f.service.links.link(token: up.session.refreshToken.value, identity: g1, deadline: .none)
         #expect(
-            accountError { _ = try f.service.refresh(token: intruder.session.refreshToken.value, deadline: .none) }
+            accountError { _ = try f.service.sessions.refresh(token: intruder.session.refreshToken.value, deadline: .none) }
                 == "sessionInvalid")
-        _ = try f.service.refresh(token: up.session.refreshToken.value, deadline: .none)
+        _ = try f.service.sessions.refresh(token: up.session.refreshToken.value, deadline: .none)
     }
 
     @Test func anIdentityFileOfAnotherAccountIsLeftAlone() throws {
@@ -220,7 +230,7 @@ import Testing
         let other = "0a0b0c0d-0e0f-4000-8000-000000000003"
         f.s3.store(AccountKeys.identity(.google, "111"), Array(other.utf8), contentType: "text/plain")
         #expect(
-            try f.service.unlink(token: up.session.refreshToken.value, provider: .google, deadline: .none).status
+            try f.service.links.unlink(token: up.session.refreshToken.value, provider: .google, deadline: .none).status
                 == .unlinked)
         #expect(f.s3.text(AccountKeys.identity(.google, "111")) == other)
     }

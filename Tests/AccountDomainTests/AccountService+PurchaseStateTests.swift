@@ -3,7 +3,17 @@ import PlatformSupport
 import StrictJSON
 import Testing
 
-@testable import AccountDomain
+@testable import AccountDeletion
+@testable import AccountEvents
+@testable import AccountLinks
+@testable import AccountModel
+@testable import AccountOperator
+@testable import AccountPurchases
+@testable import AccountSessions
+@testable import AccountSignIn
+@testable import AccountStore
+@testable import AccountSuspensions
+@testable import AccountTransfer
 
 /// Contract v3: each purchase's newest state is kept (`purchases/apple-state/`) and a claim
 /// applies it (defect 3 of issue 18); an account's entitlement is the best of its purchases
@@ -39,13 +49,13 @@ import Testing
         let saved = transaction(Self.monthly, signed: f.nowMs)
         var refunded = transaction(Self.monthly, signed: f.nowMs + 60_000)
         refunded.revocationDateMs = f.nowMs + 59_000
-        let refund = try f.service.applyStoreNotification(
+        let refund = try f.service.purchases.applyStoreNotification(
             "refund-1", subscription: refunded, status: .revoked, expiryMs: refunded.expiresDateMs,
             product: premium, deadline: .none)
         #expect(refund == .unknownPurchase)
         #expect(f.s3.json(stateKey(Self.monthly))?["status"] == "revoked")
         f.nowMs += 120_000
-        let out = try f.service.claimPurchase(
+        let out = try f.service.purchases.claimPurchase(
             token: a.session.refreshToken.value, purchase: saved, product: premium, deadline: .none)
         #expect(out.status == .claimed)
         let sub = subscription(f, a.account.serviceUserID)
@@ -56,18 +66,18 @@ import Testing
         let f = AccountFixture()
         let a = try f.signUp()
         let saved = transaction(Self.monthly, signed: f.nowMs)
-        _ = try f.service.claimPurchase(
+        _ = try f.service.purchases.claimPurchase(
             token: a.session.refreshToken.value, purchase: saved, product: premium, deadline: .none)
         var refunded = transaction(Self.monthly, signed: f.nowMs + 60_000)
         refunded.revocationDateMs = f.nowMs + 59_000
-        let refund = try f.service.applyStoreNotification(
+        let refund = try f.service.purchases.applyStoreNotification(
             "refund-2", subscription: refunded, status: .revoked, expiryMs: refunded.expiresDateMs,
             product: premium, deadline: .none)
         #expect(refund == .processed && subscription(f, a.account.serviceUserID)?["status"] == "revoked")
-        _ = try f.service.deleteAccount(token: a.session.refreshToken.value, purgeUntil: .none, deadline: .none)
+        _ = try f.service.deletion.deleteAccount(token: a.session.refreshToken.value, purgeUntil: .none, deadline: .none)
         #expect(f.s3.current(stateKey(Self.monthly)) != nil, "the state left with the account")
         let b = try f.signUp(AccountFixture.google())
-        let out = try f.service.claimPurchase(
+        let out = try f.service.purchases.claimPurchase(
             token: b.session.refreshToken.value, purchase: saved, product: premium, deadline: .none)
         #expect(out.status == .claimed)
         let sub = subscription(f, b.account.serviceUserID)
@@ -79,11 +89,11 @@ import Testing
         let a = try f.signUp()
         let token = a.session.refreshToken.value, uuid = a.account.serviceUserID
         let lapsing = transaction(Self.monthly, signed: f.nowMs, days: 1)
-        _ = try f.service.claimPurchase(token: token, purchase: lapsing, product: premium, deadline: .none)
+        _ = try f.service.purchases.claimPurchase(token: token, purchase: lapsing, product: premium, deadline: .none)
         f.nowMs += 60_000
         let year = transaction(Self.yearly, signed: f.nowMs, days: 365, product: "com.example.photos.premium.yearly")
-        _ = try f.service.claimPurchase(token: token, purchase: year, product: premium, deadline: .none)
-        let expired = try f.service.applyStoreNotification(
+        _ = try f.service.purchases.claimPurchase(token: token, purchase: year, product: premium, deadline: .none)
+        let expired = try f.service.purchases.applyStoreNotification(
             "expired-1", subscription: transaction(Self.monthly, signed: f.nowMs + 86_400_000, days: 1),
             status: .expired, expiryMs: lapsing.expiresDateMs, product: premium, deadline: .none)
         #expect(expired == .processed)
@@ -100,15 +110,15 @@ import Testing
         let f = AccountFixture()
         let a = try f.signUp()
         let token = a.session.refreshToken.value, uuid = a.account.serviceUserID
-        _ = try f.service.claimPurchase(
+        _ = try f.service.purchases.claimPurchase(
             token: token, purchase: transaction(Self.monthly, signed: f.nowMs, days: 1), product: premium,
             deadline: .none)
-        _ = try f.service.claimPurchase(
+        _ = try f.service.purchases.claimPurchase(
             token: token, purchase: transaction(Self.yearly, signed: f.nowMs + 1_000, days: 365), product: premium,
             deadline: .none)
         // Two days later "Restore Purchases" sends A's transaction again, signed now: lapsed.
         f.nowMs += 2 * 86_400_000
-        let restored = try f.service.claimPurchase(
+        let restored = try f.service.purchases.claimPurchase(
             token: token, purchase: transaction(Self.monthly, signed: f.nowMs - 2 * 86_400_000 + 5_000, days: 1),
             product: premium, deadline: .none)
         #expect(restored.status == .alreadyClaimed)
@@ -119,18 +129,18 @@ import Testing
     @Test func theStateKeepsOnlyNewerNewsAndAnOlderClaimAppliesIt() throws {
         let f = AccountFixture()
         let a = try f.signUp()
-        let grace = try f.service.applyStoreNotification(
+        let grace = try f.service.purchases.applyStoreNotification(
             "grace-1", subscription: transaction(Self.monthly, signed: f.nowMs + 5_000), status: .grace,
             expiryMs: f.nowMs + 16 * 86_400_000, product: premium, deadline: .none)
         #expect(grace == .unknownPurchase)
-        let stale = try f.service.applyStoreNotification(
+        let stale = try f.service.purchases.applyStoreNotification(
             "expired-2", subscription: transaction(Self.monthly, signed: f.nowMs + 1_000), status: .expired,
             expiryMs: f.nowMs, product: premium, deadline: .none)
         #expect(stale == .unknownPurchase)
         let state = f.s3.json(stateKey(Self.monthly))
         #expect(state?["status"] == "grace" && state?["gracePeriodExpiresDate"] == .int(f.nowMs + 16 * 86_400_000))
         #expect(state?["serviceUserID"] == nil && state?.objectValue?.count == 8)
-        _ = try f.service.claimPurchase(
+        _ = try f.service.purchases.claimPurchase(
             token: a.session.refreshToken.value, purchase: transaction(Self.monthly, signed: f.nowMs),
             product: premium, deadline: .none)
         let sub = subscription(f, a.account.serviceUserID)

@@ -3,7 +3,17 @@ import PlatformSupport
 import StrictJSON
 import Testing
 
-@testable import AccountDomain
+@testable import AccountDeletion
+@testable import AccountEvents
+@testable import AccountLinks
+@testable import AccountModel
+@testable import AccountOperator
+@testable import AccountPurchases
+@testable import AccountSessions
+@testable import AccountSignIn
+@testable import AccountStore
+@testable import AccountSuspensions
+@testable import AccountTransfer
 
 @Suite struct PurchasesTests {
     let product = ProductCatalog.Product(tier: "premium", storageLimit: 1_099_511_627_776)
@@ -19,24 +29,24 @@ import Testing
         let f = AccountFixture()
         let a = try f.signUp()
         let b = try f.signUp(AccountFixture.google())
-        let claimed = try f.service.claimPurchase(
+        let claimed = try f.service.purchases.claimPurchase(
             token: a.session.refreshToken.value, purchase: purchase(signed: f.nowMs), product: product, deadline: .none)
         #expect(claimed.status == .claimed && claimed.account.profile.subscription["tier"] == "premium")
         #expect(f.s3.text(AccountKeys.purchaseClaim("2000000100000001")) == a.account.serviceUserID)
         #expect(f.providers(a.account.serviceUserID)?.purchases == ["2000000100000001"])
-        let again = try f.service.claimPurchase(
+        let again = try f.service.purchases.claimPurchase(
             token: a.session.refreshToken.value, purchase: purchase(signed: f.nowMs), product: product, deadline: .none)
         #expect(again.status == .alreadyClaimed)
         let before = f.s3.history.mapValues(\.count)
         #expect(
             accountError {
-                _ = try f.service.claimPurchase(
+                _ = try f.service.purchases.claimPurchase(
                     token: b.session.refreshToken.value, purchase: purchase(signed: f.nowMs), product: product,
                     deadline: .none)
             } == "purchaseBelongsToOtherAccount")
         #expect(
             accountError {
-                _ = try f.service.claimPurchase(
+                _ = try f.service.purchases.claimPurchase(
                     token: b.session.refreshToken.value,
                     purchase: purchase("2000000100000002", signed: f.nowMs, owner: a.account.serviceUserID),
                     product: product, deadline: .none)
@@ -57,7 +67,7 @@ import Testing
         }
         #expect(
             accountError {
-                _ = try f.service.claimPurchase(
+                _ = try f.service.purchases.claimPurchase(
                     token: a.session.refreshToken.value, purchase: purchase(signed: f.nowMs), product: product,
                     deadline: .none)
             } == "purchaseBelongsToOtherAccount")
@@ -68,24 +78,24 @@ import Testing
         let f = AccountFixture()
         let a = try f.signUp()
         let uuid = a.account.serviceUserID
-        _ = try f.service.claimPurchase(
+        _ = try f.service.purchases.claimPurchase(
             token: a.session.refreshToken.value, purchase: purchase(signed: f.nowMs), product: product, deadline: .none)
-        let expired = try f.service.applyStoreNotification(
+        let expired = try f.service.purchases.applyStoreNotification(
             "n1", subscription: purchase(signed: f.nowMs + 2_000), status: .expired, expiryMs: f.nowMs,
             product: product, deadline: .none)
         #expect(expired == .processed)
-        let stale = try f.service.applyStoreNotification(
+        let stale = try f.service.purchases.applyStoreNotification(
             "n2", subscription: purchase(signed: f.nowMs + 1_000), status: .active, expiryMs: nil, product: product,
             deadline: .none)
         #expect(stale == .processed)
         let sub = try #require(f.s3.json(AccountKeys.profile(uuid))?["subscription"])
         #expect(sub["status"] == "expired" && sub["tier"] == "free" && sub["storageLimit"] == .int(209_715_200))
         #expect(
-            try f.service.applyStoreNotification(
+            try f.service.purchases.applyStoreNotification(
                 "n1", subscription: purchase(signed: f.nowMs + 9_000), status: .active, expiryMs: nil,
                 product: product, deadline: .none) == .duplicate)
         #expect(
-            try f.service.applyStoreNotification(
+            try f.service.purchases.applyStoreNotification(
                 "n3", subscription: purchase("2000000199999999", signed: f.nowMs), status: .active, expiryMs: nil,
                 product: product, deadline: .none) == .unknownPurchase)
     }
@@ -93,9 +103,9 @@ import Testing
     @Test func aDeletedAccountClaimsNothingAndReleasesItsClaims() throws {
         let f = AccountFixture()
         let a = try f.signUp()
-        _ = try f.service.claimPurchase(
+        _ = try f.service.purchases.claimPurchase(
             token: a.session.refreshToken.value, purchase: purchase(signed: f.nowMs), product: product, deadline: .none)
-        _ = try f.service.deleteAccount(
+        _ = try f.service.deletion.deleteAccount(
             token: a.session.refreshToken.value, purgeUntil: .none, deadline: .none)
         #expect(f.s3.current(AccountKeys.purchaseClaim("2000000100000001")) == nil)
     }
@@ -108,13 +118,13 @@ import Testing
         let token = a.session.refreshToken.value
         f.backend.intercept = { call, _ in
             if case .s3Put(let put) = call, put.key == AccountKeys.purchaseClaim("2000000100000001") {
-                _ = try? f.service.deleteAccount(token: token, purgeUntil: .none, deadline: .none)
+                _ = try? f.service.deletion.deleteAccount(token: token, purgeUntil: .none, deadline: .none)
             }
             return .proceed
         }
         #expect(
             accountError {
-                _ = try f.service.claimPurchase(
+                _ = try f.service.purchases.claimPurchase(
                     token: token, purchase: purchase(signed: f.nowMs), product: product, deadline: .none)
             } == "sessionInvalid")
         #expect(f.s3.current(AccountKeys.purchaseClaim("2000000100000001")) == nil)
@@ -124,12 +134,12 @@ import Testing
         let f = AccountFixture()
         let a = try f.signUp()
         let b = try f.signUp(AccountFixture.google())
-        _ = try f.service.deleteAccount(token: a.session.refreshToken.value, purgeUntil: .none, deadline: .none)
+        _ = try f.service.deletion.deleteAccount(token: a.session.refreshToken.value, purgeUntil: .none, deadline: .none)
         // As a claim cut short after its file and before its clean-up would leave it.
         f.s3.store(
             AccountKeys.purchaseClaim("2000000100000001"), Array(a.account.serviceUserID.utf8),
             contentType: "text/plain")
-        let out = try f.service.claimPurchase(
+        let out = try f.service.purchases.claimPurchase(
             token: b.session.refreshToken.value, purchase: purchase(signed: f.nowMs), product: product, deadline: .none)
         #expect(out.status == .claimed)
         #expect(f.s3.text(AccountKeys.purchaseClaim("2000000100000001")) == b.account.serviceUserID)

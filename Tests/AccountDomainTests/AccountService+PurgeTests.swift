@@ -2,7 +2,17 @@ import AWSClients
 import PlatformSupport
 import Testing
 
-@testable import AccountDomain
+@testable import AccountDeletion
+@testable import AccountEvents
+@testable import AccountLinks
+@testable import AccountModel
+@testable import AccountOperator
+@testable import AccountPurchases
+@testable import AccountSessions
+@testable import AccountSignIn
+@testable import AccountStore
+@testable import AccountSuspensions
+@testable import AccountTransfer
 
 /// Issue 23, defect 1 (the class): one key or upload that cannot be removed never blocks the
 /// others. It is isolated (tried on its own, the pass goes on), counted in the deletion record
@@ -35,7 +45,7 @@ import Testing
             default: return .proceed
             }
         }
-        let out = try f.service.deleteAccount(token: up.session.refreshToken.value, purgeUntil: .none, deadline: .none)
+        let out = try f.service.deletion.deleteAccount(token: up.session.refreshToken.value, purgeUntil: .none, deadline: .none)
         #expect(!out.purgeComplete)
         #expect(f.s3.versions(under: AccountKeys.userPrefix(uuid)) == 1, "only the refused key is left")
         #expect(f.s3.uploads == [upload], "only the refused upload is left")
@@ -43,10 +53,10 @@ import Testing
         #expect(record.keysFailed == 2 && !record.purgeComplete)
         #expect(!record.json.serializedString().contains("photos"), "the record names no key")
         // Still refused at the next run: counted again, still pending.
-        #expect(try f.service.runScheduledDeletions(purgeUntil: .none, deadline: .none).pending == 1)
+        #expect(try f.service.deletion.runScheduledDeletions(purgeUntil: .none, deadline: .none).pending == 1)
         // Then S3 takes them: the run finishes the purge and the count goes back to 0.
         failing = false
-        _ = try f.service.runScheduledDeletions(purgeUntil: .none, deadline: .none)
+        _ = try f.service.deletion.runScheduledDeletions(purgeUntil: .none, deadline: .none)
         record = try #require(f.s3.json(AccountKeys.deletion(uuid)).flatMap(DeletionRecord.init(json:)))
         #expect(record.purgeComplete && record.keysFailed == 0)
         #expect(f.s3.versions(under: AccountKeys.userPrefix(uuid)) == 0 && f.s3.uploads.isEmpty)
@@ -68,7 +78,7 @@ import Testing
             default: return .proceed
             }
         }
-        let out = try f.service.deleteAccount(token: up.session.refreshToken.value, purgeUntil: .none, deadline: .none)
+        let out = try f.service.deletion.deleteAccount(token: up.session.refreshToken.value, purgeUntil: .none, deadline: .none)
         #expect(!out.purgeComplete && f.s3.current(odd) == nil)
         #expect(f.s3.versions(under: AccountKeys.userPrefix(uuid)) == 1 && f.s3.current(stubborn) != nil)
         #expect(f.s3.json(AccountKeys.deletion(uuid)).flatMap(DeletionRecord.init(json:))?.keysFailed == 1)
@@ -77,7 +87,7 @@ import Testing
             return .proceed
         }
         #expect(throws: AccountError.self, "an outage ends the pass") {
-            _ = try f.service.purge(uuid, until: .none, deadline: .none)
+            _ = try f.service.deletion.purge(uuid, until: .none, deadline: .none)
         }
     }
 }

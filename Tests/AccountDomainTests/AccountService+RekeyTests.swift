@@ -3,7 +3,17 @@ import PlatformSupport
 import Testing
 import TokenVerification
 
-@testable import AccountDomain
+@testable import AccountDeletion
+@testable import AccountEvents
+@testable import AccountLinks
+@testable import AccountModel
+@testable import AccountOperator
+@testable import AccountPurchases
+@testable import AccountSessions
+@testable import AccountSignIn
+@testable import AccountStore
+@testable import AccountSuspensions
+@testable import AccountTransfer
 
 /// `rekeyApple` racing the account's deletion (contract v4, "An app moved to another Apple
 /// developer team"): whatever re-keys (a sign-in with the new `sub`, the operator's `complete`).
@@ -21,17 +31,17 @@ import TokenVerification
         var deleted: DeletionOutcome?
         f.backend.intercept = { call, _ in
             if deleted == nil, case .s3Put(let put) = call, put.key == newKey {
-                deleted = try? f.service.deleteAccount(
+                deleted = try? f.service.deletion.deleteAccount(
                     token: first.session.refreshToken.value, purgeUntil: .none, deadline: .none)
             }
             return .proceed
         }
         if by == "signin" {
-            let out = try f.service.signIn(
+            let out = try f.service.signIn.signIn(
                 identity: TransferTests.moved(), intent: .auto, fullName: nil, deadline: .none)
             #expect(out.isNewUser && out.account.serviceUserID != uuid, "the transfer no longer applies")
         } else {
-            let run = try f.service.completeAppleTransfer(
+            let run = try f.service.appleTransfer.completeAppleTransfer(
                 team: TransferTests.team, api: api, batch: 10, dryRun: false, deadline: .none)
             #expect(run.done == 0 && run.failed == 0)
         }

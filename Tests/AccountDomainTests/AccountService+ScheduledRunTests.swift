@@ -3,7 +3,17 @@ import PlatformSupport
 import StrictJSON
 import Testing
 
-@testable import AccountDomain
+@testable import AccountDeletion
+@testable import AccountEvents
+@testable import AccountLinks
+@testable import AccountModel
+@testable import AccountOperator
+@testable import AccountPurchases
+@testable import AccountSessions
+@testable import AccountSignIn
+@testable import AccountStore
+@testable import AccountSuspensions
+@testable import AccountTransfer
 
 /// The scheduled run's walk over `deletions/`: finished records stay for the retention period,
 /// so a pending one may sit behind thousands of them.
@@ -11,9 +21,9 @@ import Testing
     let far = Deadline.after(milliseconds: 60_000)
 
     /// A service whose first 16 random bytes (the run's starting point) are `origin`.
-    func service(_ f: AccountFixture, origin: UInt8) -> AccountService {
+    func service(_ f: AccountFixture, origin: UInt8) -> AccountFlows {
         let calls = Counter()
-        return AccountService(
+        return AccountFlows(
             backend: f.backend, settings: f.settings,
             environment: AccountEnvironment(
                 now: { [unowned f] in f.nowMs },
@@ -25,7 +35,7 @@ import Testing
     func pendingDeletion(_ f: AccountFixture) throws -> String {
         let up = try f.signUp(AccountFixture.google("9\(f.s3.keys.count)"))
         f.s3.store(AccountKeys.userPrefix(up.account.serviceUserID) + "photos/a.jpg", Array("jpeg".utf8))
-        let out = try f.service.deleteAccount(
+        let out = try f.service.deletion.deleteAccount(
             token: up.session.refreshToken.value, purgeUntil: .after(milliseconds: 100), deadline: .none)
         #expect(!out.purgeComplete)
         return up.account.serviceUserID
@@ -59,7 +69,7 @@ import Testing
             if case .s3Get(let key) = call, key.hasPrefix(AccountKeys.deletionsPrefix) { reads[key, default: 0] += 1 }
             return .proceed
         }
-        let run = try service(f, origin: origin).runScheduledDeletions(purgeUntil: far, deadline: .none)
+        let run = try service(f, origin: origin).deletion.runScheduledDeletions(purgeUntil: far, deadline: .none)
         #expect(run == ScheduledRunOutcome(purged: 2, pending: 2), "both first passes done, second passes not yet due")
         for uuid in pending {
             #expect(f.s3.versions(under: AccountKeys.userPrefix(uuid)) == 0)
@@ -80,7 +90,7 @@ import Testing
             if case .s3List = call { lists += 1 }
             return .proceed
         }
-        let run = try service(f, origin: 0x00).runScheduledDeletions(
+        let run = try service(f, origin: 0x00).deletion.runScheduledDeletions(
             purgeUntil: Deadline(epochMilliseconds: 0), deadline: .none)
         #expect(run.purged == 0 && lists == 1)
     }

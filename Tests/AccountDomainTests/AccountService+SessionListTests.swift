@@ -2,7 +2,17 @@ import AWSClients
 import Testing
 import TokenVerification
 
-@testable import AccountDomain
+@testable import AccountDeletion
+@testable import AccountEvents
+@testable import AccountLinks
+@testable import AccountModel
+@testable import AccountOperator
+@testable import AccountPurchases
+@testable import AccountSessions
+@testable import AccountSignIn
+@testable import AccountStore
+@testable import AccountSuspensions
+@testable import AccountTransfer
 
 /// Issue 23, defect 5 (the first item): "every" session means every one, past the first listing
 /// page of 1,000 (contract v4). On main `liveSessions` read one page, so signoutOthers and
@@ -15,7 +25,7 @@ import TokenVerification
     /// `count` more sessions of `identity`'s account, each a sign-in of its own.
     func sessions(_ f: AccountFixture, _ identity: VerifiedIdentity, _ count: Int) throws -> [RefreshToken] {
         try (0..<count).map { _ in
-            try f.service.signIn(identity: identity, intent: .signin, fullName: nil, deadline: .none).session
+            try f.service.signIn.signIn(identity: identity, intent: .signin, fullName: nil, deadline: .none).session
                 .refreshToken
         }
     }
@@ -28,7 +38,7 @@ import TokenVerification
         let f = AccountFixture()
         let up = try f.signUp()
         let others = try sessions(f, AccountFixture.apple, Self.beyondOnePage)
-        let ended = try f.service.signOutOthers(token: up.session.refreshToken.value, deadline: .none)
+        let ended = try f.service.sessions.signOutOthers(token: up.session.refreshToken.value, deadline: .none)
         #expect(ended == Self.beyondOnePage)
         #expect(live(f, others) == 0, "sessions listed after the first page outlived signoutOthers")
         #expect(live(f, [up.session.refreshToken]) == 1)
@@ -38,17 +48,17 @@ import TokenVerification
         let f = AccountFixture()
         let up = try f.signUp()
         _ = try sessions(f, AccountFixture.apple, Self.beyondOnePage)
-        let listed = try f.service.listSessions(token: up.session.refreshToken.value, deadline: .none)
+        let listed = try f.service.sessions.listSessions(token: up.session.refreshToken.value, deadline: .none)
         #expect(listed.count == Self.beyondOnePage + 1 && listed.filter(\.isCurrent).count == 1)
     }
 
     @Test func consentRevokedEndsEveryAppleSession() throws {
         let f = AccountFixture()
         let up = try f.signUp()
-        _ = try f.service.link(token: up.session.refreshToken.value, identity: g1, deadline: .none)
+        _ = try f.service.links.link(token: up.session.refreshToken.value, identity: g1, deadline: .none)
         let apple = try sessions(f, AccountFixture.apple, Self.beyondOnePage) + [up.session.refreshToken]
         let google = try sessions(f, g1, 1)
-        _ = try f.service.handleAppleEvent(
+        _ = try f.service.appleEvents.handleAppleEvent(
             .consentRevoked, subject: AccountFixture.apple.subject, eventID: "jti-consent", purgeUntil: .none,
             deadline: .none)
         #expect(live(f, apple) == 0, "Apple sessions listed after the first page outlived consent-revoked")
@@ -60,16 +70,16 @@ import TokenVerification
     @Test func unlinkAndDeleteEndEverySession() throws {
         let f = AccountFixture()
         let up = try f.signUp()
-        _ = try f.service.link(token: up.session.refreshToken.value, identity: g1, deadline: .none)
+        _ = try f.service.links.link(token: up.session.refreshToken.value, identity: g1, deadline: .none)
         let google = try sessions(f, g1, Self.beyondOnePage)
-        _ = try f.service.unlink(token: up.session.refreshToken.value, provider: .google, deadline: .none)
+        _ = try f.service.links.unlink(token: up.session.refreshToken.value, provider: .google, deadline: .none)
         for token in google {
-            #expect(accountError { _ = try f.service.refresh(token: token.value, deadline: .none) } == "sessionInvalid")
+            #expect(accountError { _ = try f.service.sessions.refresh(token: token.value, deadline: .none) } == "sessionInvalid")
         }
         let apple = try sessions(f, AccountFixture.apple, Self.beyondOnePage)
-        _ = try f.service.deleteAccount(token: up.session.refreshToken.value, purgeUntil: .none, deadline: .none)
+        _ = try f.service.deletion.deleteAccount(token: up.session.refreshToken.value, purgeUntil: .none, deadline: .none)
         for token in apple {
-            #expect(accountError { _ = try f.service.refresh(token: token.value, deadline: .none) } == "sessionInvalid")
+            #expect(accountError { _ = try f.service.sessions.refresh(token: token.value, deadline: .none) } == "sessionInvalid")
         }
     }
 
@@ -78,7 +88,7 @@ import TokenVerification
         let f = AccountFixture()
         let up = try f.signUp()
         let all = try sessions(f, AccountFixture.apple, Self.beyondOnePage) + [up.session.refreshToken]
-        let ended = try f.service.revokeSessions(
+        let ended = try f.service.operatorFlow.revokeSessions(
             up.account.serviceUserID, only: nil, reason: "ticket", deadline: .none)
         #expect(ended == all.count && live(f, all) == 0)
     }

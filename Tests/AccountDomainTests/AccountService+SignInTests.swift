@@ -1,7 +1,17 @@
 import AWSClients
 import Testing
 
-@testable import AccountDomain
+@testable import AccountDeletion
+@testable import AccountEvents
+@testable import AccountLinks
+@testable import AccountModel
+@testable import AccountOperator
+@testable import AccountPurchases
+@testable import AccountSessions
+@testable import AccountSignIn
+@testable import AccountStore
+@testable import AccountSuspensions
+@testable import AccountTransfer
 
 @Suite struct SignInTests {
     @Test func signUpTakesThreeRoundsAndSignInTwoRoundsOfFiveRequests() throws {
@@ -11,7 +21,7 @@ import Testing
         #expect(f.s3.assumed.count == 1 && f.s3.assumed[0].sessionName == "user-\(up.account.serviceUserID)")
         f.backend.rounds = 0
         f.backend.requests = 0
-        let again = try f.service.signIn(
+        let again = try f.service.signIn.signIn(
             identity: AccountFixture.apple, intent: .signin, fullName: nil, deadline: .none)
         #expect(!again.isNewUser && again.account.serviceUserID == up.account.serviceUserID)
         #expect(f.backend.rounds == 2 && f.backend.requests == 5)
@@ -28,7 +38,7 @@ import Testing
             record.identity == SessionIdentity(provider: .apple, subject: AccountFixture.apple.subject, linkID: linkID))
         #expect(record.device == "iPhone")
         let tags = f.s3.current(AccountKeys.session(up.account.serviceUserID, record.sessionID))?.tags ?? []
-        #expect(tags.count == 1 && tags[0] == AccountService.sessionTag)
+        #expect(tags.count == 1 && tags[0] == AccountStore.sessionTag)
     }
 
     @Test func losingTheSignUpRaceAnswersAsSignInOfTheWinner() throws {
@@ -62,7 +72,7 @@ import Testing
         f.s3.store(
             AccountKeys.identity(.apple, AccountFixture.apple.subject), Array(uuid.utf8), contentType: "text/plain",
             metadata: [(AccountKeys.linkIDMetadata, "00112233445566778899aabbccddeeff")])
-        let out = try f.service.signIn(
+        let out = try f.service.signIn.signIn(
             identity: AccountFixture.apple, intent: .signin, fullName: "Ada", deadline: .none)
         #expect(out.account.serviceUserID == uuid && out.account.profile.displayName == "Ada" && out.isNewUser)
         #expect(out.account.providers.providers.first?.linkID == "00112233445566778899aabbccddeeff")
@@ -79,10 +89,10 @@ import Testing
         var doc = try #require(f.providers(uuid))
         doc.providers[0].linkID = nil
         f.s3.store(AccountKeys.providers(uuid), doc.json.serialized())
-        let again = try f.service.signIn(
+        let again = try f.service.signIn.signIn(
             identity: AccountFixture.apple, intent: .signin, fullName: nil, deadline: .none)
         #expect(again.account.serviceUserID == uuid)
-        _ = try f.service.refresh(token: again.session.refreshToken.value, deadline: .none)
+        _ = try f.service.sessions.refresh(token: again.session.refreshToken.value, deadline: .none)
     }
 
     @Test func anOutageWritesNothingAndSurfacesAsUpstream() {
@@ -96,15 +106,15 @@ import Testing
         let f = AccountFixture()
         #expect(
             accountError {
-                _ = try f.service.signIn(
+                _ = try f.service.signIn.signIn(
                     identity: AccountFixture.apple, intent: .signin, fullName: nil, deadline: .none)
             } == "accountNotFound")
         #expect(f.s3.keys.isEmpty)
-        _ = try f.service.signIn(identity: AccountFixture.apple, intent: .signup, fullName: nil, deadline: .none)
+        _ = try f.service.signIn.signIn(identity: AccountFixture.apple, intent: .signup, fullName: nil, deadline: .none)
         let before = f.backend.fingerprint
         #expect(
             accountError {
-                _ = try f.service.signIn(
+                _ = try f.service.signIn.signIn(
                     identity: AccountFixture.apple, intent: .signup, fullName: nil, deadline: .none)
             } == "accountAlreadyExists")
         #expect(f.backend.fingerprint == before)

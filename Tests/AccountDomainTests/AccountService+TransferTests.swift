@@ -4,7 +4,17 @@ import StrictJSON
 import Testing
 import TokenVerification
 
-@testable import AccountDomain
+@testable import AccountDeletion
+@testable import AccountEvents
+@testable import AccountLinks
+@testable import AccountModel
+@testable import AccountOperator
+@testable import AccountPurchases
+@testable import AccountSessions
+@testable import AccountSignIn
+@testable import AccountStore
+@testable import AccountSuspensions
+@testable import AccountTransfer
 
 /// Apple's user migration as the account domain sees it in these tests: each `sub` of the
 /// sending team has a `transfer_sub`; the recipient exchanges it for the new `sub`.
@@ -54,7 +64,7 @@ final class FakeMigration: UserMigrationService {
         let api = FakeMigration()
         api.transfers[AccountFixture.apple.subject] = Self.transferSub
         api.exchanges[Self.transferSub] = Self.newSub
-        let (run, _) = try f.service.prepareAppleTransfer(
+        let (run, _) = try f.service.appleTransfer.prepareAppleTransfer(
             team: Self.team, api: api, options: TransferPrepareOptions(), deadline: .none)
         #expect(run.done == 1 && run.finished)
         return (first, api)
@@ -73,7 +83,7 @@ final class FakeMigration: UserMigrationService {
         let f = AccountFixture()
         let (first, _) = try prepared(f)
         let uuid = first.account.serviceUserID
-        let out = try f.service.signIn(identity: Self.moved(), intent: .signup, fullName: nil, deadline: .none)
+        let out = try f.service.signIn.signIn(identity: Self.moved(), intent: .signup, fullName: nil, deadline: .none)
         #expect(out.account.serviceUserID == uuid && !out.isNewUser)
         let link = f.providers(uuid)!.active(.apple)!
         #expect(link.id == Self.newSub && link.formerIDs == [AccountFixture.apple.subject])
@@ -83,12 +93,12 @@ final class FakeMigration: UserMigrationService {
         #expect(f.s3.current(AccountKeys.appleTransfer(Self.transferSub)) == nil, "transfer file gone")
         #expect(f.s3.json(AccountKeys.profile(uuid))?["email"]?.stringValue == "new@privaterelay.appleid.com")
         // The session signed in before the transfer refreshes; so does the new one.
-        _ = try f.service.refresh(token: first.session.refreshToken.value, deadline: .none)
-        _ = try f.service.refresh(token: out.session.refreshToken.value, deadline: .none)
+        _ = try f.service.sessions.refresh(token: first.session.refreshToken.value, deadline: .none)
+        _ = try f.service.sessions.refresh(token: out.session.refreshToken.value, deadline: .none)
         // The old sub is no identity any more: a sign-in with it finds nothing.
         #expect(
             accountError {
-                _ = try f.service.signIn(
+                _ = try f.service.signIn.signIn(
                     identity: AccountFixture.apple, intent: .signin, fullName: nil, deadline: .none)
             } == "accountNotFound")
     }
@@ -96,21 +106,21 @@ final class FakeMigration: UserMigrationService {
     @Test func anUnlinkedTransferredIdentityDoesNotReviveItsOldSessions() throws {
         let f = AccountFixture()
         let (first, _) = try prepared(f)
-        let linked = try f.service.link(
+        let linked = try f.service.links.link(
             token: first.session.refreshToken.value, identity: AccountFixture.google(), deadline: .none)
         #expect(linked.status == .linked)
-        let moved = try f.service.signIn(identity: Self.moved(), intent: .auto, fullName: nil, deadline: .none)
-        _ = try f.service.unlink(token: moved.session.refreshToken.value, provider: .apple, deadline: .none)
+        let moved = try f.service.signIn.signIn(identity: Self.moved(), intent: .auto, fullName: nil, deadline: .none)
+        _ = try f.service.links.unlink(token: moved.session.refreshToken.value, provider: .apple, deadline: .none)
         #expect(
-            accountError { _ = try f.service.refresh(token: first.session.refreshToken.value, deadline: .none) }
+            accountError { _ = try f.service.sessions.refresh(token: first.session.refreshToken.value, deadline: .none) }
                 == "sessionInvalid")
         // Linked again later (a new link id): the old session stays dead.
-        let google = try f.service.signIn(
+        let google = try f.service.signIn.signIn(
             identity: AccountFixture.google(), intent: .signin, fullName: nil, deadline: .none)
-        _ = try f.service.link(
+        _ = try f.service.links.link(
             token: google.session.refreshToken.value, identity: Self.moved(transferSub: nil), deadline: .none)
         #expect(
-            accountError { _ = try f.service.refresh(token: first.session.refreshToken.value, deadline: .none) }
+            accountError { _ = try f.service.sessions.refresh(token: first.session.refreshToken.value, deadline: .none) }
                 == "sessionInvalid")
     }
 
@@ -122,45 +132,45 @@ final class FakeMigration: UserMigrationService {
         let f = AccountFixture()
         let (first, _) = try prepared(f)
         let transferKey = AccountKeys.appleTransfer(Self.transferSub)
-        let linked = try f.service.link(
+        let linked = try f.service.links.link(
             token: first.session.refreshToken.value, identity: AccountFixture.google(), deadline: .none)
         #expect(linked.status == .linked)
-        let google = try f.service.signIn(
+        let google = try f.service.signIn.signIn(
             identity: AccountFixture.google(), intent: .signin, fullName: nil, deadline: .none)
         f.backend.intercept = { call, _ in
             if case .s3Delete(let key, _) = call, key == transferKey { return .fail(DirectBackend.outage) }
             return .proceed
         }
         #expect(throws: AccountError.self) {
-            _ = try f.service.unlink(token: google.session.refreshToken.value, provider: .apple, deadline: .none)
+            _ = try f.service.links.unlink(token: google.session.refreshToken.value, provider: .apple, deadline: .none)
         }
         f.backend.intercept = nil
         #expect(f.s3.current(transferKey) != nil)
         let uuid = first.account.serviceUserID
         #expect(f.providers(uuid)?.retired.last?.transfers.map(\.sub) == [Self.transferSub])
         if finish == "retry" {
-            _ = try f.service.unlink(token: google.session.refreshToken.value, provider: .apple, deadline: .none)
+            _ = try f.service.links.unlink(token: google.session.refreshToken.value, provider: .apple, deadline: .none)
         } else {
-            _ = try f.service.deleteAccount(
+            _ = try f.service.deletion.deleteAccount(
                 token: google.session.refreshToken.value, purgeUntil: .none, deadline: .none)
         }
         #expect(f.s3.current(transferKey) == nil, "\(finish)")
-        #expect(f.service.checkStore(repair: false, deadline: .none).findings.isEmpty, "\(finish)")
+        #expect(f.service.storeCheck.checkStore(repair: false, deadline: .none).findings.isEmpty, "\(finish)")
     }
 
     @Test func aTransferNamingADeletedAccountIsIgnoredAndTheDeletionRemovesIt() throws {
         let f = AccountFixture()
         let (first, _) = try prepared(f)
-        _ = try f.service.deleteAccount(token: first.session.refreshToken.value, purgeUntil: .none, deadline: .none)
+        _ = try f.service.deletion.deleteAccount(token: first.session.refreshToken.value, purgeUntil: .none, deadline: .none)
         #expect(f.s3.current(AccountKeys.appleTransfer(Self.transferSub)) == nil, "the deletion removed it")
-        let out = try f.service.signIn(identity: Self.moved(), intent: .auto, fullName: nil, deadline: .none)
+        let out = try f.service.signIn.signIn(identity: Self.moved(), intent: .auto, fullName: nil, deadline: .none)
         #expect(out.isNewUser && out.account.serviceUserID != first.account.serviceUserID)
     }
 
     @Test func aTransferIsIgnoredOnceTheLinkWasReKeyedToAnotherSub() throws {
         let f = AccountFixture()
         let (first, _) = try prepared(f)
-        _ = try f.service.signIn(identity: Self.moved(), intent: .auto, fullName: nil, deadline: .none)
+        _ = try f.service.signIn.signIn(identity: Self.moved(), intent: .auto, fullName: nil, deadline: .none)
         // A file put back by hand naming the account: the link is not prepared for it any more.
         _ = try f.backend.put(
             S3Put(
@@ -168,7 +178,7 @@ final class FakeMigration: UserMigrationService {
                 contentType: "text/plain", condition: .ifNoneMatch), deadline: .none)
         var other = Self.moved()
         other.subject = "005555.other.0001"
-        let out = try f.service.signIn(identity: other, intent: .auto, fullName: nil, deadline: .none)
+        let out = try f.service.signIn.signIn(identity: other, intent: .auto, fullName: nil, deadline: .none)
         #expect(out.isNewUser && out.account.serviceUserID != first.account.serviceUserID)
         #expect(f.providers(first.account.serviceUserID)?.active(.apple)?.id == Self.newSub)
     }
@@ -191,16 +201,16 @@ final class FakeMigration: UserMigrationService {
                 return .appliedButFailed  // the write landed; the process died before the next
             }
             #expect(throws: AccountError.self) {
-                _ = try f.service.signIn(identity: Self.moved(), intent: .auto, fullName: nil, deadline: .none)
+                _ = try f.service.signIn.signIn(identity: Self.moved(), intent: .auto, fullName: nil, deadline: .none)
             }
             f.backend.intercept = nil
-            let again = try f.service.signIn(identity: Self.moved(), intent: .signin, fullName: nil, deadline: .none)
+            let again = try f.service.signIn.signIn(identity: Self.moved(), intent: .signin, fullName: nil, deadline: .none)
             #expect(again.account.serviceUserID == uuid, "\(stop)")
             let link = f.providers(uuid)!.active(.apple)!
             #expect(link.id == Self.newSub && link.transfers.isEmpty, "\(stop)")
             #expect(f.s3.current(AccountKeys.identity(.apple, AccountFixture.apple.subject)) == nil, "\(stop)")
             #expect(f.s3.current(AccountKeys.appleTransfer(Self.transferSub)) == nil, "\(stop)")
-            _ = try f.service.refresh(token: first.session.refreshToken.value, deadline: .none)
+            _ = try f.service.sessions.refresh(token: first.session.refreshToken.value, deadline: .none)
         }
     }
 
@@ -215,14 +225,14 @@ final class FakeMigration: UserMigrationService {
             return .proceed
         }
         #expect(throws: AccountError.self) {
-            _ = try f.service.signIn(identity: Self.moved(), intent: .auto, fullName: nil, deadline: .none)
+            _ = try f.service.signIn.signIn(identity: Self.moved(), intent: .auto, fullName: nil, deadline: .none)
         }
         f.backend.intercept = nil
-        let found = f.service.checkStore(repair: false, deadline: .none)
+        let found = f.service.storeCheck.checkStore(repair: false, deadline: .none)
         #expect(found.findings.map(\.kind) == [.unfinishedRekey])
-        let repaired = f.service.checkStore(repair: true, deadline: .none)
+        let repaired = f.service.storeCheck.checkStore(repair: true, deadline: .none)
         #expect(repaired.findings.allSatisfy { $0.repaired == true })
-        #expect(f.service.checkStore(repair: false, deadline: .none).findings.isEmpty)
+        #expect(f.service.storeCheck.checkStore(repair: false, deadline: .none).findings.isEmpty)
         #expect(f.providers(uuid)?.active(.apple)?.id == Self.newSub)
         #expect(f.s3.current(AccountKeys.appleTransfer(Self.transferSub)) == nil)
     }
@@ -250,22 +260,22 @@ final class FakeMigration: UserMigrationService {
             default: return .proceed
             }
         }
-        _ = try? f.service.signIn(identity: Self.moved(), intent: .auto, fullName: nil, deadline: .none)
+        _ = try? f.service.signIn.signIn(identity: Self.moved(), intent: .auto, fullName: nil, deadline: .none)
         f.backend.intercept = nil
         #expect(f.providers(uuid)?.active(.apple)?.id == Self.newSub, "the commit landed")
         #expect(f.s3.current(oldKey) != nil)
-        let found = f.service.checkStore(repair: false, deadline: .none)
+        let found = f.service.storeCheck.checkStore(repair: false, deadline: .none)
         #expect(
             found.findings.map(\.kind) == [.unfinishedRekey]
                 && found.findings.first?.key == AccountKeys.providers(uuid),
             "\(found.findings.map { ($0.kind, $0.key) })")
-        let repaired = f.service.checkStore(repair: true, deadline: .none)
+        let repaired = f.service.storeCheck.checkStore(repair: true, deadline: .none)
         #expect(repaired.findings.allSatisfy { $0.repaired == true })
-        #expect(f.service.checkStore(repair: false, deadline: .none).findings.isEmpty)
+        #expect(f.service.storeCheck.checkStore(repair: false, deadline: .none).findings.isEmpty)
         #expect(f.s3.current(oldKey) == nil && f.s3.current(AccountKeys.appleTransfer(Self.transferSub)) == nil)
         #expect(f.providers(uuid)?.active(.apple)?.transfers.isEmpty == true)
-        _ = try f.service.refresh(token: first.session.refreshToken.value, deadline: .none)
-        let again = try f.service.signIn(identity: Self.moved(), intent: .signin, fullName: nil, deadline: .none)
+        _ = try f.service.sessions.refresh(token: first.session.refreshToken.value, deadline: .none)
+        let again = try f.service.signIn.signIn(identity: Self.moved(), intent: .signin, fullName: nil, deadline: .none)
         #expect(again.account.serviceUserID == uuid)
     }
 
@@ -275,9 +285,9 @@ final class FakeMigration: UserMigrationService {
         _ = try f.backend.put(
             S3Put(key: AccountKeys.appleTransfer("000777.x.0001"), body: Array(stray.utf8), contentType: "text/plain"),
             deadline: .none)
-        let found = f.service.checkStore(repair: false, deadline: .none)
+        let found = f.service.storeCheck.checkStore(repair: false, deadline: .none)
         #expect(found.findings.map(\.kind) == [.transferNamesMissingAccount] && found.transferFiles == 1)
-        _ = f.service.checkStore(repair: true, deadline: .none)
+        _ = f.service.storeCheck.checkStore(repair: true, deadline: .none)
         #expect(f.s3.current(AccountKeys.appleTransfer("000777.x.0001")) == nil)
     }
 
@@ -293,18 +303,18 @@ final class FakeMigration: UserMigrationService {
         }
         api.refused = [subs[2]]
         api.unavailableAfter = 4
-        let (stopped, _) = try f.service.prepareAppleTransfer(
+        let (stopped, _) = try f.service.appleTransfer.prepareAppleTransfer(
             team: Self.team, api: api, options: TransferPrepareOptions(batch: 3, saveEveryMs: 0), deadline: .none)
         #expect(!stopped.finished && stopped.stoppedBecause?.contains("429") == true)
         api.unavailableAfter = nil
-        let (resumed, pass) = try f.service.prepareAppleTransfer(
+        let (resumed, pass) = try f.service.appleTransfer.prepareAppleTransfer(
             team: Self.team, api: api, options: TransferPrepareOptions(batch: 3, saveEveryMs: 0), deadline: .none)
         #expect(resumed.finished && resumed.resumedAfter != nil)
         #expect(Set(api.asked).count == api.asked.count, "nobody asked twice: \(api.asked)")
         #expect(pass.done == 6 && pass.failed == 1 && pass.failures.map(\.who) == ["apple:\(subs[2])"])
         // A new pass later (users who signed up since) asks Apple about nobody already prepared.
         let before = api.asked.count
-        let (again, _) = try f.service.prepareAppleTransfer(
+        let (again, _) = try f.service.appleTransfer.prepareAppleTransfer(
             team: Self.team, api: api, options: TransferPrepareOptions(), deadline: .none)
         #expect(again.already == 6 && api.asked.count == before + 1, "only the refused one again")
     }
@@ -312,19 +322,19 @@ final class FakeMigration: UserMigrationService {
     @Test func completeReKeysAUserWhoNeverSignedIn() throws {
         let f = AccountFixture()
         let (first, api) = try prepared(f)
-        let report = try f.service.completeAppleTransfer(
+        let report = try f.service.appleTransfer.completeAppleTransfer(
             team: Self.team, api: api, batch: 4, dryRun: false, deadline: .none)
         #expect(report.done == 1 && report.finished)
         let uuid = first.account.serviceUserID
         #expect(f.providers(uuid)?.active(.apple)?.id == Self.newSub)
         #expect(f.s3.text(AccountKeys.identity(.apple, Self.newSub)) == uuid)
-        let later = try f.service.signIn(
+        let later = try f.service.signIn.signIn(
             identity: Self.moved(transferSub: nil), intent: .signin, fullName: nil, deadline: .none)
         #expect(later.account.serviceUserID == uuid)
         // Nothing left to do: a second run asks Apple nothing.
         let asked = api.asked.count
         #expect(
-            try f.service.completeAppleTransfer(team: Self.team, api: api, batch: 4, dryRun: false, deadline: .none)
+            try f.service.appleTransfer.completeAppleTransfer(team: Self.team, api: api, batch: 4, dryRun: false, deadline: .none)
                 .walked == 0)
         #expect(api.asked.count == asked)
     }

@@ -1,4 +1,7 @@
-import AccountDomain
+import AccountDeletion
+import AccountEvents
+import AccountModel
+import AccountStore
 import StrictJSON
 import Testing
 

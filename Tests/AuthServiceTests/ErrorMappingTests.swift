@@ -1,5 +1,8 @@
 import AWSClients
-import AccountDomain
+import AccountDeletion
+import AccountEvents
+import AccountModel
+import AccountStore
 import Testing
 import TokenVerification
 

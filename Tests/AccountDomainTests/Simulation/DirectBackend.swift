@@ -1,7 +1,17 @@
 import AWSClients
 import PlatformSupport
 
-@testable import AccountDomain
+@testable import AccountDeletion
+@testable import AccountEvents
+@testable import AccountLinks
+@testable import AccountModel
+@testable import AccountOperator
+@testable import AccountPurchases
+@testable import AccountSessions
+@testable import AccountSignIn
+@testable import AccountStore
+@testable import AccountSuspensions
+@testable import AccountTransfer
 
 /// The account backend over `SimulatedS3`, one call after another, for unit tests that stage an
 /// exact moment by hand: `intercept` runs before each call and may change the store (a racing

@@ -1,6 +1,16 @@
 import AWSClients
 
-@testable import AccountDomain
+@testable import AccountDeletion
+@testable import AccountEvents
+@testable import AccountLinks
+@testable import AccountModel
+@testable import AccountOperator
+@testable import AccountPurchases
+@testable import AccountSessions
+@testable import AccountSignIn
+@testable import AccountStore
+@testable import AccountSuspensions
+@testable import AccountTransfer
 
 /// The function an operation of the simulation runs in, named as template.yaml names it.
 enum SimulatedFunction: String, Sendable {

@@ -1,7 +1,17 @@
 import AWSClients
 import Testing
 
-@testable import AccountDomain
+@testable import AccountDeletion
+@testable import AccountEvents
+@testable import AccountLinks
+@testable import AccountModel
+@testable import AccountOperator
+@testable import AccountPurchases
+@testable import AccountSessions
+@testable import AccountSignIn
+@testable import AccountStore
+@testable import AccountSuspensions
+@testable import AccountTransfer
 
 /// The simulation's per-function grant check (issue 18) reads patterns and listings as IAM does.
 @Suite struct SimulatedGrantsTests {

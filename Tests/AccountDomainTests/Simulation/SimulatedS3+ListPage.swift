@@ -1,6 +1,16 @@
 import AWSClients
 
-@testable import AccountDomain
+@testable import AccountDeletion
+@testable import AccountEvents
+@testable import AccountLinks
+@testable import AccountModel
+@testable import AccountOperator
+@testable import AccountPurchases
+@testable import AccountSessions
+@testable import AccountSignIn
+@testable import AccountStore
+@testable import AccountSuspensions
+@testable import AccountTransfer
 
 /// ListObjectsV2 as `S3ListRequest` names it, with S3's rules: keys under the prefix, each run of
 /// keys sharing the text up to the next delimiter rolled up into one common prefix (one entry of

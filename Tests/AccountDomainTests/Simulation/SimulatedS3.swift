@@ -1,7 +1,17 @@
 import AWSClients
 import StrictJSON
 
-@testable import AccountDomain
+@testable import AccountDeletion
+@testable import AccountEvents
+@testable import AccountLinks
+@testable import AccountModel
+@testable import AccountOperator
+@testable import AccountPurchases
+@testable import AccountSessions
+@testable import AccountSignIn
+@testable import AccountStore
+@testable import AccountSuspensions
+@testable import AccountTransfer
 
 /// S3 and STS as the account flows use them, in memory, with S3's semantics: versions and delete
 /// markers (when versioned), ETags that depend only on the bytes (two objects with the same body

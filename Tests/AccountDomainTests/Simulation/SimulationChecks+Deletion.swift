@@ -1,7 +1,17 @@
 import StrictJSON
 import TokenVerification
 
-@testable import AccountDomain
+@testable import AccountDeletion
+@testable import AccountEvents
+@testable import AccountLinks
+@testable import AccountModel
+@testable import AccountOperator
+@testable import AccountPurchases
+@testable import AccountSessions
+@testable import AccountSignIn
+@testable import AccountStore
+@testable import AccountSuspensions
+@testable import AccountTransfer
 
 /// Issue 18's deletion invariants, checked before any repairing sign-in (which would repair, and
 /// so hide, what the service left behind) as well as after:

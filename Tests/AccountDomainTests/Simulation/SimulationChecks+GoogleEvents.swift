@@ -2,7 +2,17 @@ import PlatformSupport
 import StrictJSON
 import TokenVerification
 
-@testable import AccountDomain
+@testable import AccountDeletion
+@testable import AccountEvents
+@testable import AccountLinks
+@testable import AccountModel
+@testable import AccountOperator
+@testable import AccountPurchases
+@testable import AccountSessions
+@testable import AccountSignIn
+@testable import AccountStore
+@testable import AccountSuspensions
+@testable import AccountTransfer
 
 /// The invariants of Google's security events (issue 25; SimulationWorld+GoogleEvents.swift),
 /// read from the stored JSON and the operations' answers, never through the code under test:

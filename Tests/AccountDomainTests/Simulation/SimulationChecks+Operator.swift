@@ -1,4 +1,14 @@
-@testable import AccountDomain
+@testable import AccountDeletion
+@testable import AccountEvents
+@testable import AccountLinks
+@testable import AccountModel
+@testable import AccountOperator
+@testable import AccountPurchases
+@testable import AccountSessions
+@testable import AccountSignIn
+@testable import AccountStore
+@testable import AccountSuspensions
+@testable import AccountTransfer
 
 /// The operator's invariants (issue 20), from the records and the stored JSON:
 /// - a disabled account gets no successful answer to its own actions (sessions of it, sign-ins
@@ -50,7 +60,7 @@ extension SimulationChecks {
         }
         let service = world.settleService()
         for uuid in Set(ops.map(target)).sorted() {
-            do throws(AccountError) { _ = try service.setDisabled(uuid, nil, deadline: .none) } catch {
+            do throws(AccountError) { _ = try service.operatorFlow.setDisabled(uuid, nil, deadline: .none) } catch {
                 if case .accountNotFound = error { continue }
                 report("enabling \(uuid.prefix(8)) after the run answered \(error)")
             }

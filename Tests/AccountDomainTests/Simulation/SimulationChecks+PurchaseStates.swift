@@ -1,7 +1,17 @@
 import PlatformSupport
 import StrictJSON
 
-@testable import AccountDomain
+@testable import AccountDeletion
+@testable import AccountEvents
+@testable import AccountLinks
+@testable import AccountModel
+@testable import AccountOperator
+@testable import AccountPurchases
+@testable import AccountSessions
+@testable import AccountSignIn
+@testable import AccountStore
+@testable import AccountSuspensions
+@testable import AccountTransfer
 
 /// Contract v3's purchase invariants, read from the stored JSON (never through the code under
 /// test), checked after the run (before any repairing sign-in) and again after the repair:

@@ -1,4 +1,14 @@
-@testable import AccountDomain
+@testable import AccountDeletion
+@testable import AccountEvents
+@testable import AccountLinks
+@testable import AccountModel
+@testable import AccountOperator
+@testable import AccountPurchases
+@testable import AccountSessions
+@testable import AccountSignIn
+@testable import AccountStore
+@testable import AccountSuspensions
+@testable import AccountTransfer
 
 /// The app transfer's invariants (contract v4), from the records and the stored JSON:
 /// - a sign-in with a transferred Apple identity whose prepared transfer named a live account at
@@ -40,7 +50,7 @@ extension SimulationChecks {
     }
 
     mutating func transferFilesSettled() {
-        let report = world.settleService().checkStore(StoreCheckOptions(repair: true), deadline: .none)
+        let report = world.settleService().storeCheck.checkStore(StoreCheckOptions(repair: true), deadline: .none)
         let transferKinds: Set<StoreFinding.Kind> = [
             .unfinishedRekey, .transferNamesMissingAccount, .transferNamesDeletedAccount, .staleTransferFile,
             .preparedTransferWithoutFile,

@@ -3,7 +3,17 @@ import PlatformSupport
 import StrictJSON
 import TokenVerification
 
-@testable import AccountDomain
+@testable import AccountDeletion
+@testable import AccountEvents
+@testable import AccountLinks
+@testable import AccountModel
+@testable import AccountOperator
+@testable import AccountPurchases
+@testable import AccountSessions
+@testable import AccountSignIn
+@testable import AccountStore
+@testable import AccountSuspensions
+@testable import AccountTransfer
 
 /// The invariants of the contract (docs/API.md) checked after every simulated run:
 /// 1. operations: no unclassified error (a bug); a forged token changed nothing; a refresh that
@@ -93,7 +103,7 @@ struct SimulationChecks {
         world.scheduler.sleep(Int64(world.settings.credentialsDurationSeconds) * 1000 + 120_000)
         for _ in 0..<3 {
             do throws(AccountError) {
-                let out = try service.runScheduledDeletions(purgeUntil: .none, deadline: .none)
+                let out = try service.deletion.runScheduledDeletions(purgeUntil: .none, deadline: .none)
                 // A poisoned deletion stays pending; every healthy one must finish whatever it does.
                 if out.pending == world.poisonedDeletions.count { return }
                 world.scheduler.sleep(Int64(world.settings.credentialsDurationSeconds) * 1000 + 120_000)
@@ -278,7 +288,7 @@ struct SimulationChecks {
             }
             if live {
                 if let token = working.first {
-                    do throws(AccountError) { _ = try probe.refresh(token: token, deadline: .none) } catch {
+                    do throws(AccountError) { _ = try probe.sessions.refresh(token: token, deadline: .none) } catch {
                         fail(
                             "session \(s.sessionID.prefix(6)) (\(s.identity)): live, but its current token is refused: \(error)"
                         )
@@ -291,7 +301,7 @@ struct SimulationChecks {
             } else {
                 for token in tokens {
                     do throws(AccountError) {
-                        _ = try probe.refresh(token: token, deadline: .none)
+                        _ = try probe.sessions.refresh(token: token, deadline: .none)
                         fail(
                             "session \(s.sessionID.prefix(6)) (\(s.identity)): ended or unlinked, but a token still refreshes"
                         )
@@ -312,7 +322,7 @@ struct SimulationChecks {
             let expected = expectedOwner(id)
             let suspended = suspensionRecord(id)?.suspended == true
             do throws(AccountError) {
-                let out = try service.signIn(
+                let out = try service.signIn.signIn(
                     identity: id.verified, intent: .signin, fullName: nil, device: nil, deadline: .none)
                 if suspended { fail("repair: \(id) is suspended, but a sign-in with it succeeded") }
                 if out.account.serviceUserID != expected {
@@ -434,12 +444,12 @@ extension OpRecord {
 
 extension SimulationWorld {
     /// A fault-free service on the run's store and clock, one call at a time (the checks' probe).
-    func settleService() -> AccountService {
+    func settleService() -> AccountFlows {
         let backend = StoreBackend(s3: scheduler.s3)
         let scheduler = self.scheduler
         let environment = AccountEnvironment(
             now: { scheduler.clock }, randomBytes: { scheduler.rng.bytes($0) }, pause: { _ in })
-        return AccountService(backend: backend, settings: settings, environment: environment)
+        return AccountFlows(backend: backend, settings: settings, environment: environment)
     }
 }
 

@@ -1,6 +1,16 @@
 import PlatformSupport
 
-@testable import AccountDomain
+@testable import AccountDeletion
+@testable import AccountEvents
+@testable import AccountLinks
+@testable import AccountModel
+@testable import AccountOperator
+@testable import AccountPurchases
+@testable import AccountSessions
+@testable import AccountSignIn
+@testable import AccountStore
+@testable import AccountSuspensions
+@testable import AccountTransfer
 
 /// Issue 23, defect 2, in the simulation: Apple's `account-delete` of an Apple-only account racing
 /// a link of Google, in the issue's two interleavings, each with a fault forced at a step drawn
@@ -37,7 +47,7 @@ extension SimulationWorld {
                 _ = appleAccountDelete(deleter, person[0], jti: jti)  // Apple's retry
             }
             _ = run(deleter, "scheduled", session: nil) { service throws(AccountError) in
-                let out = try service.runScheduledDeletions(purgeUntil: .none, deadline: .none)
+                let out = try service.deletion.runScheduledDeletions(purgeUntil: .none, deadline: .none)
                 return "purged \(out.purged) pending \(out.pending)"
             }
         }
@@ -62,7 +72,7 @@ extension SimulationWorld {
     /// One delivery of Apple's `account-delete`; true when it answered (Apple stops sending it).
     private func appleAccountDelete(_ actor: Int, _ apple: SimIdentity, jti: String) -> Bool {
         run(actor, "apple account-delete", session: nil) { service throws(AccountError) in
-            try service.handleAppleEvent(
+            try service.appleEvents.handleAppleEvent(
                 .accountDelete, subject: apple.sub, eventID: jti, purgeUntil: .none, deadline: .none
             ).rawValue
         } != nil

@@ -1,7 +1,17 @@
 import AWSClients
 import PlatformSupport
 
-@testable import AccountDomain
+@testable import AccountDeletion
+@testable import AccountEvents
+@testable import AccountLinks
+@testable import AccountModel
+@testable import AccountOperator
+@testable import AccountPurchases
+@testable import AccountSessions
+@testable import AccountSignIn
+@testable import AccountStore
+@testable import AccountSuspensions
+@testable import AccountTransfer
 
 /// Deletion in the simulation (issue 18): what a user's own credentials write under their prefix
 /// (keys with control characters, unfinished multipart uploads), the races the audit found (a link
@@ -52,7 +62,7 @@ extension SimulationWorld {
             link(linker, s, person[1])
             if mode == 1 {
                 _ = run(linker, "apple account-delete", session: nil) { service throws(AccountError) in
-                    try service.handleAppleEvent(
+                    try service.appleEvents.handleAppleEvent(
                         .accountDelete, subject: person[0].sub, eventID: "jti-race-\(linker)", purgeUntil: .none,
                         deadline: .none
                     ).rawValue
@@ -67,12 +77,12 @@ extension SimulationWorld {
             scheduler.sleep(Int64(scheduler.rng.below(3)))
             if mode == 0 {
                 _ = run(other, "delete", session: s) { service throws(AccountError) in
-                    let out = try service.deleteAccount(token: s.held, purgeUntil: .none, deadline: .none)
+                    let out = try service.deletion.deleteAccount(token: s.held, purgeUntil: .none, deadline: .none)
                     return out.purgeComplete ? "complete" : "pending"
                 }
             } else {
                 _ = run(other, "unlink google", session: s, unlinked: .google) { service throws(AccountError) in
-                    try service.unlink(token: s.held, provider: .google, deadline: .none).status.rawValue
+                    try service.links.unlink(token: s.held, provider: .google, deadline: .none).status.rawValue
                 }
             }
         }

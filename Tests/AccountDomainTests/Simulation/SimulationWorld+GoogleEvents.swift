@@ -1,6 +1,16 @@
 import PlatformSupport
 
-@testable import AccountDomain
+@testable import AccountDeletion
+@testable import AccountEvents
+@testable import AccountLinks
+@testable import AccountModel
+@testable import AccountOperator
+@testable import AccountPurchases
+@testable import AccountSessions
+@testable import AccountSignIn
+@testable import AccountStore
+@testable import AccountSuspensions
+@testable import AccountTransfer
 
 /// Google's Cross-Account Protection in the simulation (issue 25): security events about the
 /// people's Google identities, racing their own sign-ins, sign-ups, links and unlinks. Each event
@@ -52,7 +62,7 @@ extension SimulationWorld {
                 sent.append(event)
                 googleEvents.append(event)
                 _ = run(actor, event.name, session: nil, googleEvent: event) { service throws(AccountError) in
-                    try service.processGoogleSecurityEvent(
+                    try service.googleEvents.processGoogleSecurityEvent(
                         event.effect, subject: event.sub, eventID: event.eventID, issuedAtMs: event.issuedAtMs,
                         deadline: .none
                     ).outcome.rawValue

@@ -1,6 +1,16 @@
 import PlatformSupport
 
-@testable import AccountDomain
+@testable import AccountDeletion
+@testable import AccountEvents
+@testable import AccountLinks
+@testable import AccountModel
+@testable import AccountOperator
+@testable import AccountPurchases
+@testable import AccountSessions
+@testable import AccountSignIn
+@testable import AccountStore
+@testable import AccountSuspensions
+@testable import AccountTransfer
 
 /// The operator in the simulation (issue 20): disables and enables accounts, signs their
 /// sessions out and deletes them, racing the people's own devices. Each action is one operation
@@ -31,7 +41,7 @@ extension SimulationWorld {
             for _ in 0..<200 where sessions.isEmpty { scheduler.park(actor, calls: [], pauseMs: 100) }
             for _ in 0..<count {
                 _ = run(actor, "opCheck repair", session: nil) { service throws(AccountError) in
-                    let r = service.checkStore(StoreCheckOptions(repair: true, pageSize: 2), deadline: .none)
+                    let r = service.storeCheck.checkStore(StoreCheckOptions(repair: true, pageSize: 2), deadline: .none)
                     return "found \(r.findings.count), repaired \(r.findings.filter { $0.repaired == true }.count)"
                         + (r.complete ? "" : ", incomplete")
                 }
@@ -45,24 +55,24 @@ extension SimulationWorld {
         switch scheduler.rng.below(100) {
         case 0..<40:
             _ = run(actor, "opDisable \(uuid)", session: nil) { service throws(AccountError) in
-                try service.setDisabled(uuid, Self.operatorDisable, deadline: .none) ? "disabled" : "already"
+                try service.operatorFlow.setDisabled(uuid, Self.operatorDisable, deadline: .none) ? "disabled" : "already"
             }
         case 40..<70:
             _ = run(actor, "opEnable \(uuid)", session: nil) { service throws(AccountError) in
-                try service.setDisabled(uuid, nil, deadline: .none) ? "enabled" : "already"
+                try service.operatorFlow.setDisabled(uuid, nil, deadline: .none) ? "enabled" : "already"
             }
         case 70..<80:
             _ = run(actor, "opRevokeOne \(uuid)", session: nil) { service throws(AccountError) in
-                try service.revokeSessions(uuid, only: target.sessionID, reason: "operator", deadline: .none)
+                try service.operatorFlow.revokeSessions(uuid, only: target.sessionID, reason: "operator", deadline: .none)
             }
         case 80..<92:
             _ = run(actor, "opRevoke \(uuid)", session: nil) { service throws(AccountError) in
-                try service.revokeSessions(uuid, only: nil, reason: "operator", deadline: .none)
+                try service.operatorFlow.revokeSessions(uuid, only: nil, reason: "operator", deadline: .none)
             }
         default:
             let until: Deadline = scheduler.rng.chance(0.5) ? .none : Deadline(epochMilliseconds: 0)
             _ = run(actor, "opDelete \(uuid)", session: nil) { service throws(AccountError) in
-                try service.deleteAccount(operatorDeletes: uuid, purgeUntil: until, deadline: .none).purgeComplete
+                try service.operatorFlow.deleteAccount(operatorDeletes: uuid, purgeUntil: until, deadline: .none).purgeComplete
                     ? "complete" : "pending"
             }
         }

@@ -1,4 +1,14 @@
-@testable import AccountDomain
+@testable import AccountDeletion
+@testable import AccountEvents
+@testable import AccountLinks
+@testable import AccountModel
+@testable import AccountOperator
+@testable import AccountPurchases
+@testable import AccountSessions
+@testable import AccountSignIn
+@testable import AccountStore
+@testable import AccountSuspensions
+@testable import AccountTransfer
 
 /// One device that tells the purchase story the random mix reaches only now and then (issue 18,
 /// defects 3 and 5), interleaved with every other device by the scheduler: sign in, claim a
@@ -25,7 +35,7 @@ extension SimulationWorld {
             if !newsFirst { news(actor, about: a, signed: scheduler.clock) }
             claim(actor, first, lapsing)  // "Restore Purchases"
             _ = run(actor, "delete", session: first) { service throws(AccountError) in
-                try service.deleteAccount(token: first.held, purgeUntil: .none, deadline: .none).purgeComplete
+                try service.deletion.deleteAccount(token: first.held, purgeUntil: .none, deadline: .none).purgeComplete
                     ? "complete" : "pending"
             }
             signIn(actor, identity, intent: .auto, mine: &mine)
@@ -45,7 +55,7 @@ extension SimulationWorld {
             actor, "claim \(p.originalTransactionID)", session: s, purchase: p.originalTransactionID,
             signedDateMs: p.signedDateMs
         ) { service throws(AccountError) in
-            try service.claimPurchase(token: s.held, purchase: p, product: Self.product, deadline: .none).status
+            try service.purchases.claimPurchase(token: s.held, purchase: p, product: Self.product, deadline: .none).status
                 .rawValue
         }
     }
@@ -56,7 +66,7 @@ extension SimulationWorld {
         if status == .revoked { p.revocationDateMs = signed - 500 }
         _ = run(actor, "store \(status.rawValue) \(id)", session: nil, purchase: id, signedDateMs: signed) {
             service throws(AccountError) in
-            try service.applyStoreNotification(
+            try service.purchases.applyStoreNotification(
                 "story-\(id)-\(signed)", subscription: p, status: status, expiryMs: p.expiresDateMs,
                 product: Self.product, deadline: .none
             ).rawValue

@@ -1,4 +1,14 @@
-@testable import AccountDomain
+@testable import AccountDeletion
+@testable import AccountEvents
+@testable import AccountLinks
+@testable import AccountModel
+@testable import AccountOperator
+@testable import AccountPurchases
+@testable import AccountSessions
+@testable import AccountSignIn
+@testable import AccountStore
+@testable import AccountSuspensions
+@testable import AccountTransfer
 
 /// Purchases in the simulation: three App Store purchases that every device may claim (so claims
 /// of one purchase by two accounts race, an account owns several, and a deleted account's
@@ -27,7 +37,7 @@ extension SimulationWorld {
             let apple = scheduler.rng.chance(0.25) ? appleStatus(id) : nil
             _ = run(actor, "claim \(id)", session: s, purchase: id, signedDateMs: signed) {
                 service throws(AccountError) in
-                try service.claimPurchase(
+                try service.purchases.claimPurchase(
                     token: s.held, purchase: purchase, product: Self.product, deadline: .none,
                     appleStatus: { _ in apple }
                 ).status.rawValue
@@ -41,7 +51,7 @@ extension SimulationWorld {
                 scheduler.rng.chance(0.2) ? "note-\(id)-\(signed / 60_000)" : "note-\(scheduler.rng.below(1_000_000))"
             _ = run(actor, "store \(status.rawValue) \(id)", session: nil, purchase: id, signedDateMs: signed) {
                 service throws(AccountError) in
-                try service.applyStoreNotification(
+                try service.purchases.applyStoreNotification(
                     note, subscription: purchase, status: status, expiryMs: expiry, product: Self.product,
                     deadline: .none
                 ).rawValue

@@ -1,7 +1,17 @@
 import PlatformSupport
 import StrictJSON
 
-@testable import AccountDomain
+@testable import AccountDeletion
+@testable import AccountEvents
+@testable import AccountLinks
+@testable import AccountModel
+@testable import AccountOperator
+@testable import AccountPurchases
+@testable import AccountSessions
+@testable import AccountSignIn
+@testable import AccountStore
+@testable import AccountSuspensions
+@testable import AccountTransfer
 
 /// Apple's user-migration endpoint in the simulation (contract v4): a1's `transfer_sub` for the
 /// recipient team is t1 and a2's t2; the recipient exchanges t1 for b1 and t2 for b2. Now and then
@@ -58,7 +68,7 @@ extension SimulationWorld {
             if scheduler.rng.chance(0.6) {
                 scheduler.park(actor, calls: [], pauseMs: scheduler.rng.pick([0, 100, 300]))
                 _ = run(actor, "opComplete", session: nil) { service throws(AccountError) in
-                    let r = try service.completeAppleTransfer(
+                    let r = try service.appleTransfer.completeAppleTransfer(
                         team: Self.recipientTeam, api: migration, batch: 2, dryRun: false, deadline: .none)
                     return "done \(r.done) already \(r.already) failed \(r.failed)" + (r.finished ? "" : ", stopped")
                 }
@@ -72,7 +82,7 @@ extension SimulationWorld {
 
     private func prepare(_ actor: Int) {
         _ = run(actor, "opPrepare", session: nil) { service throws(AccountError) in
-            let (run, _) = try service.prepareAppleTransfer(
+            let (run, _) = try service.appleTransfer.prepareAppleTransfer(
                 team: Self.recipientTeam, api: migration,
                 options: TransferPrepareOptions(batch: 1 + scheduler.rng.below(2), saveEveryMs: 0), deadline: .none)
             return "done \(run.done) already \(run.already) failed \(run.failed)" + (run.finished ? "" : ", stopped")

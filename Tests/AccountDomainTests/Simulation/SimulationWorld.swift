@@ -3,7 +3,17 @@ import PlatformSupport
 import StrictJSON
 import TokenVerification
 
-@testable import AccountDomain
+@testable import AccountDeletion
+@testable import AccountEvents
+@testable import AccountLinks
+@testable import AccountModel
+@testable import AccountOperator
+@testable import AccountPurchases
+@testable import AccountSessions
+@testable import AccountSignIn
+@testable import AccountStore
+@testable import AccountSuspensions
+@testable import AccountTransfer
 
 /// One identity of the simulated people: a provider and a `sub`.
 struct SimIdentity: Hashable, CustomStringConvertible {
@@ -191,7 +201,7 @@ final class SimulationWorld: @unchecked Sendable {
             if let token = run(
                 actor, "refresh", session: s, presenting: s.held,
                 { service throws(AccountError) in
-                    let out = try service.refresh(token: s.held, deadline: .none)
+                    let out = try service.sessions.refresh(token: s.held, deadline: .none)
                     s.shownProviders = Set(out.account.providers.providers.map(\.type))
                     return out.session.refreshToken.value
                 })
@@ -201,7 +211,7 @@ final class SimulationWorld: @unchecked Sendable {
             }
         case 30..<38:
             _ = run(actor, "signOut", session: s) { service throws(AccountError) in
-                try service.signOut(token: s.held, deadline: .none)
+                try service.sessions.signOut(token: s.held, deadline: .none)
             }
         case 38..<52:
             // Like an app's settings screen: offer what the account lacks, mostly.
@@ -217,35 +227,35 @@ final class SimulationWorld: @unchecked Sendable {
                 : scheduler.rng.pick(SimIdentity.providers)
             _ = run(actor, "unlink \(provider.rawValue)", session: s, unlinked: provider) {
                 service throws(AccountError) in
-                let out = try service.unlink(token: s.held, provider: provider, deadline: .none)
+                let out = try service.links.unlink(token: s.held, provider: provider, deadline: .none)
                 s.shownProviders = Set(out.account.providers.providers.map(\.type))
                 return out.status.rawValue
             }
         case 62..<67:
             _ = run(actor, "list", session: s) { service throws(AccountError) in
-                let current = try service.listSessions(token: s.held, deadline: .none).filter(\.isCurrent)
+                let current = try service.sessions.listSessions(token: s.held, deadline: .none).filter(\.isCurrent)
                 return current.map(\.sessionID) == [s.sessionID]
                     ? SimulationWorld.listMarksItsOwn : "marks \(current.map { $0.sessionID.prefix(6) }) current"
             }
         case 67..<72:
             _ = run(actor, "signOutOthers", session: s) { service throws(AccountError) in
-                try service.signOutOthers(token: s.held, deadline: .none)
+                try service.sessions.signOutOthers(token: s.held, deadline: .none)
             }
         case 72..<77:
             let target = sessions.isEmpty ? s : scheduler.rng.pick(sessions)
             _ = run(actor, "signOutSession \(target.sessionID.prefix(6))", session: s) { service throws(AccountError) in
-                try service.signOutSession(token: s.held, sessionID: target.sessionID, deadline: .none)
+                try service.sessions.signOutSession(token: s.held, sessionID: target.sessionID, deadline: .none)
             }
         case 77..<87:
             let forged = forge(s.held)
             let action = scheduler.rng.below(5)
             _ = run(actor, "forged \(action)", session: s, forged: true) { service throws(AccountError) -> String in
                 switch action {
-                case 0: _ = try service.refresh(token: forged, deadline: .none)
-                case 1: try service.signOut(token: forged, deadline: .none)
-                case 2: _ = try service.link(token: forged, identity: SimIdentity.universe[2].verified, deadline: .none)
-                case 3: _ = try service.unlink(token: forged, provider: .apple, deadline: .none)
-                default: _ = try service.signOutOthers(token: forged, deadline: .none)
+                case 0: _ = try service.sessions.refresh(token: forged, deadline: .none)
+                case 1: try service.sessions.signOut(token: forged, deadline: .none)
+                case 2: _ = try service.links.link(token: forged, identity: SimIdentity.universe[2].verified, deadline: .none)
+                case 3: _ = try service.links.unlink(token: forged, provider: .apple, deadline: .none)
+                default: _ = try service.sessions.signOutOthers(token: forged, deadline: .none)
                 }
                 return "accepted"
             }
@@ -260,7 +270,7 @@ final class SimulationWorld: @unchecked Sendable {
             if let token = run(
                 actor, "steal", session: victim, presenting: stolen,
                 { service throws(AccountError) in
-                    try service.refresh(token: stolen, deadline: .none).session.refreshToken.value
+                    try service.sessions.refresh(token: stolen, deadline: .none).session.refreshToken.value
                 })
             {
                 victim.delivered.append(token)
@@ -270,7 +280,7 @@ final class SimulationWorld: @unchecked Sendable {
             if let token = run(
                 actor, "replay", session: s, presenting: old,
                 { service throws(AccountError) in
-                    try service.refresh(token: old, deadline: .none).session.refreshToken.value
+                    try service.sessions.refresh(token: old, deadline: .none).session.refreshToken.value
                 })
             {
                 s.delivered.append(token)
@@ -279,7 +289,7 @@ final class SimulationWorld: @unchecked Sendable {
             // Deleting the account; half the time with too little time to purge it all.
             let until: Deadline = scheduler.rng.chance(0.5) ? .none : Deadline(epochMilliseconds: 0)
             _ = run(actor, "delete", session: s) { service throws(AccountError) in
-                let out = try service.deleteAccount(token: s.held, purgeUntil: until, deadline: .none)
+                let out = try service.deletion.deleteAccount(token: s.held, purgeUntil: until, deadline: .none)
                 return out.purgeComplete ? "complete" : "pending"
             }
         case 98..<99:
@@ -288,13 +298,13 @@ final class SimulationWorld: @unchecked Sendable {
             let jti = scheduler.rng.chance(0.2) ? "jti-replayed" : "jti-\(scheduler.rng.below(1_000_000))"
             let apple = person[0]
             _ = run(actor, "apple \(event.rawValue)", session: nil) { service throws(AccountError) in
-                try service.handleAppleEvent(
+                try service.appleEvents.handleAppleEvent(
                     event, subject: apple.sub, eventID: jti, purgeUntil: .none, deadline: .none
                 ).rawValue
             }
         case 99..<100:
             _ = run(actor, "scheduled", session: nil) { service throws(AccountError) in
-                let out = try service.runScheduledDeletions(purgeUntil: .none, deadline: .none)
+                let out = try service.deletion.runScheduledDeletions(purgeUntil: .none, deadline: .none)
                 return "purged \(out.purged) pending \(out.pending)"
             }
         default:
@@ -308,7 +318,7 @@ final class SimulationWorld: @unchecked Sendable {
         let identity = afterTransfer(identity)
         let device = scheduler.rng.chance(0.5) ? "device \(actor)" : nil
         let out = run(actor, "signIn \(identity) \(intent)", session: nil) { service throws(AccountError) in
-            let out = try service.signIn(
+            let out = try service.signIn.signIn(
                 identity: identity.verified, intent: intent, fullName: nil, device: device, deadline: .none)
             return (
                 out.account.serviceUserID, out.session.refreshToken, Set(out.account.providers.providers.map(\.type))
@@ -326,7 +336,7 @@ final class SimulationWorld: @unchecked Sendable {
 
     func link(_ actor: Int, _ s: HeldSession, _ target: SimIdentity) {
         _ = run(actor, "link \(target)", session: s, linked: target) { service throws(AccountError) in
-            let out = try service.link(token: s.held, identity: target.verified, deadline: .none)
+            let out = try service.links.link(token: s.held, identity: target.verified, deadline: .none)
             s.shownProviders = Set(out.account.providers.providers.map(\.type))
             return out.status.rawValue
         }
@@ -336,7 +346,7 @@ final class SimulationWorld: @unchecked Sendable {
     func run<T>(
         _ actor: Int, _ name: String, session: HeldSession?, forged: Bool = false, linked: SimIdentity? = nil,
         unlinked: IdentityProvider? = nil, presenting: String? = nil, purchase: String? = nil,
-        signedDateMs: Int64? = nil, googleEvent: GoogleEvent? = nil, _ body: (AccountService) throws(AccountError) -> T
+        signedDateMs: Int64? = nil, googleEvent: GoogleEvent? = nil, _ body: (AccountFlows) throws(AccountError) -> T
     ) -> T? {
         let id = nextOp
         nextOp += 1
@@ -353,7 +363,7 @@ final class SimulationWorld: @unchecked Sendable {
         scheduler.note("op \(id) actor \(actor): \(name) starts")
         scheduler.beginOperation(actor, id: id, deadlineMs: 10_000)
         scheduler.slots[actor].function = SimulatedFunction(operation: name)
-        let service = AccountService(
+        let service = AccountFlows(
             backend: scheduler.backend(for: actor), settings: settings, environment: scheduler.environment(for: actor))
         var value: T?
         do throws(AccountError) {
