@@ -15,7 +15,7 @@ func importing(_ mirrored: [String]) -> [SwiftSetting] {
 func account(_ name: String, _ layers: [Target.Dependency]) -> Target {
     .target(
         name: name,
-        dependencies: layers + ["AWSClients", "TokenVerification", "CryptoPrimitives", "StrictJSON", "PlatformSupport"],
+        dependencies: layers + (name == "PurchaseModel" ? [] : ["PurchaseModel"]) + ["AWSClients", "TokenVerification", "CryptoPrimitives", "StrictJSON", "PlatformSupport"],
         swiftSettings: [.unsafeFlags(["-Osize"], .when(configuration: .release))])
 }
 
@@ -79,7 +79,8 @@ let package = Package(
         // -Osize (release), as for the App Store / Sign in with Apple modules: less zip for a few
         // tenths of a percent more instructions per warm sign-in
         // (docs/decisions/runtime-and-http.md, "libstdc++ is linked statically").
-        account("AccountModel", []),
+        account("PurchaseModel", []),
+        account("AccountModel", ["PurchaseModel"]),
         account("AccountStore", ["AccountModel"]),
         account("AccountSessions", ["AccountModel", "AccountStore"]),
         account("AccountSuspensions", ["AccountModel", "AccountStore"]),
@@ -100,8 +101,8 @@ let package = Package(
         .target(
             name: "AuthService",
             dependencies: [
-                "AccountModel", "AccountStore", "AccountSessions", "AccountSuspensions", "AccountLinks", "AccountDeletion",
-                "AccountPurchases", "AccountEvents", "AccountSignIn", "LambdaRuntime", "AWSClients", "CurlHTTP", "TokenVerification", "SignInWithApple",
+                "PurchaseModel", "AccountModel", "AccountStore", "AccountSessions", "AccountSuspensions", "AccountLinks",
+                "AccountDeletion", "AccountPurchases", "AccountEvents", "AccountSignIn", "LambdaRuntime", "AWSClients", "CurlHTTP", "TokenVerification", "SignInWithApple",
                 "AppStoreSignedData", "AppStoreServerAPI", "CryptoPrimitives",
                 "StrictJSON", "PlatformSupport",
             ]),
@@ -114,7 +115,8 @@ let package = Package(
         .executableTarget(
             name: "authctl",
             dependencies: [
-                "AccountModel", "AccountStore", "AccountSessions", "AccountLinks", "AccountDeletion", "AccountOperator",
+                "PurchaseModel", "AccountModel", "AccountStore", "AccountSessions", "AccountSuspensions", "AccountLinks",
+                "AccountDeletion", "AccountPurchases", "AccountOperator",
                 "AccountTransfer", "AWSClients", "CurlHTTP", "StrictJSON", "PlatformSupport", "TokenVerification",
                 "SignInWithApple", "CryptoPrimitives",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -131,7 +133,7 @@ let package = Package(
         .executableTarget(
             name: "fuzz",
             dependencies: [
-                "CFuzzerDriver", "AuthService", "AccountModel", "AccountStore", "AccountPurchases", "AccountEvents", "AppStoreSignedData", "AppStoreServerAPI",
+                "CFuzzerDriver", "AuthService", "PurchaseModel", "AccountModel", "AccountStore", "AccountPurchases", "AccountEvents", "AppStoreSignedData", "AppStoreServerAPI",
                 "AWSClients",
                 "TokenVerification",
                 "CryptoPrimitives", "CurlHTTP", "StrictJSON", "PlatformSupport",
@@ -224,8 +226,9 @@ let package = Package(
         .testTarget(
             name: "AccountDomainTests",
             dependencies: [
-                "AccountModel", "AccountStore", "AccountSessions", "AccountSuspensions", "AccountLinks", "AccountDeletion",
-                "AccountPurchases", "AccountEvents", "AccountSignIn", "AccountOperator", "AccountTransfer", "StrictJSON",
+                "PurchaseModel", "AccountModel", "AccountStore", "AccountSessions", "AccountSuspensions", "AccountLinks",
+                "AccountDeletion", "AccountPurchases", "AccountEvents", "AccountSignIn", "AccountOperator",
+                "AccountTransfer", "StrictJSON",
                 "PlatformSupport", "TestSupport",
             ]),
         .testTarget(

@@ -16,7 +16,7 @@ import PackageDescription
 func account(_ name: String, _ layers: [Target.Dependency]) -> Target {
     .target(
         name: name,
-        dependencies: layers + ["AWSClients", "TokenVerification", "CryptoPrimitives", "StrictJSON", "PlatformSupport"],
+        dependencies: layers + (name == "PurchaseModel" ? [] : ["PurchaseModel"]) + ["AWSClients", "TokenVerification", "CryptoPrimitives", "StrictJSON", "PlatformSupport"],
         path: "Backend/\(name)")
 }
 
@@ -71,7 +71,8 @@ let package = Package(
         .target(
             name: "AppStoreServerAPI", dependencies: ["CryptoPrimitives", "CurlHTTP", "StrictJSON", "PlatformSupport"],
             path: "Backend/AppStoreServerAPI"),
-        account("AccountModel", []),
+        account("PurchaseModel", []),
+        account("AccountModel", ["PurchaseModel"]),
         account("AccountStore", ["AccountModel"]),
         account("AccountSessions", ["AccountModel", "AccountStore"]),
         account("AccountSuspensions", ["AccountModel", "AccountStore"]),
@@ -85,8 +86,9 @@ let package = Package(
         .target(
             name: "AuthService",
             dependencies: [
-                "AccountModel", "AccountStore", "AccountSessions", "AccountSuspensions", "AccountLinks", "AccountDeletion",
-                "AccountPurchases", "AccountEvents", "AccountSignIn", "LambdaRuntime", "AWSClients", "CurlHTTP",
+                "PurchaseModel", "AccountModel", "AccountStore", "AccountSessions", "AccountSuspensions", "AccountLinks",
+                "AccountDeletion", "AccountPurchases", "AccountEvents", "AccountSignIn", "LambdaRuntime", "AWSClients",
+                "CurlHTTP",
                 "TokenVerification", "SignInWithApple",
                 "AppStoreSignedData", "AppStoreServerAPI", "CryptoPrimitives", "StrictJSON", "PlatformSupport",
             ],

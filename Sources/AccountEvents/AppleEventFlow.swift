@@ -10,7 +10,9 @@ import PlatformSupport
 import StrictJSON
 import TokenVerification
 
-/// TODO-DOC
+/// Sign in with Apple's server-to-server notifications (`email-disabled`/`enabled`,
+/// `consent-revoked`, `account-delete`), each applied at most once. Over the sessions (revoking
+/// those of the identity), links (unlinking Apple) and deletion (Apple's `account-delete`).
 package struct AppleEventFlow {
     package let store: AccountStore
     package let sessions: SessionFlow

@@ -1,4 +1,5 @@
 import PlatformSupport
+import PurchaseModel
 import TokenVerification
 
 /// The S3 layout (docs/API.md and the contract it states), in one place.

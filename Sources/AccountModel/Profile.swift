@@ -1,4 +1,5 @@
 import PlatformSupport
+import PurchaseModel
 import StrictJSON
 import TokenVerification
 
@@ -6,7 +7,6 @@ import TokenVerification
 /// an older function never drops what a newer one wrote.
 package struct Profile: Sendable, Equatable {
     package static let trialDays: Int64 = 30
-    package static let freeStorageLimit: Int64 = 209_715_200
 
     package var serviceUserID: String
     package var displayName: String
@@ -27,7 +27,7 @@ package struct Profile: Sendable, Equatable {
             JSONObject([
                 ("tier", "free"), ("startDate", .string(now)),
                 ("expiryDate", .string(ISO8601.format(milliseconds: nowMs + trialDays * 86_400_000))),
-                ("storageLimit", .int(freeStorageLimit)), ("storageUsed", .int(0)),
+                ("storageLimit", .int(ProductCatalog.freeStorageLimit)), ("storageUsed", .int(0)),
             ]))
         let preferences: JSONValue = ["uploadQuality": "high", "autoBackup": true, "wifiOnlyBackup": true]
         return Profile(

@@ -11,7 +11,9 @@ import PlatformSupport
 import StrictJSON
 import TokenVerification
 
-/// TODO-DOC
+/// The operator's actions on one account (`authctl`): find, show, disable and enable, revoke
+/// sessions, delete. Over the sessions, the suspensions (shown) and deletion (the same deletion
+/// the app's `delete` runs).
 package struct OperatorFlow {
     package let store: AccountStore
     package let sessions: SessionFlow

@@ -11,7 +11,11 @@ import PlatformSupport
 import StrictJSON
 import TokenVerification
 
-/// TODO-DOC
+/// `authctl check [--repair]`: reads the accounts' own documents, identity files, claims,
+/// deletion records and suspension records a page at a time, reports what disagrees, and with
+/// `--repair` finishes what a stopped flow left, through the flows that own it (links for an
+/// unfinished link or re-key, deletion for a stopped deletion, purchases for a claim of a deleted
+/// account, suspensions for an entry that disagrees with its record).
 package struct StoreCheck {
     package let store: AccountStore
     package let links: LinkFlow

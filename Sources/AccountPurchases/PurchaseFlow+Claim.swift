@@ -3,6 +3,7 @@ import AccountModel
 import AccountSessions
 import AccountStore
 import PlatformSupport
+import PurchaseModel
 
 /// What `claimPurchase` did (docs/API.md, auth-link `claimPurchase`).
 package struct ClaimOutcome: Sendable {

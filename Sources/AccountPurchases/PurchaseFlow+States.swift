@@ -3,6 +3,7 @@ import AccountModel
 import AccountSessions
 import AccountStore
 import PlatformSupport
+import PurchaseModel
 
 /// `purchases/apple-state/{originalTransactionId}.json` (contract v3): the newest verified state
 /// of each purchase, claimed or not, kept after the account is deleted. Written only when what

@@ -3,6 +3,7 @@ import AccountModel
 import AccountSessions
 import AccountStore
 import PlatformSupport
+import PurchaseModel
 
 /// What an App Store notification did (docs/API.md, "Notifications").
 package enum StoreNotificationOutcome: String, Sendable {

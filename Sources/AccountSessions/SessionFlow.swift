@@ -6,7 +6,11 @@ import PlatformSupport
 import StrictJSON
 import TokenVerification
 
-/// The sessions: issue, refresh, list, the sign-outs, revocation (docs/API.md, "auth-refresh").
+/// The sessions: issue, refresh, list, the sign-outs, revocation, and the token check every other
+/// action of a signed-in user starts with (`authenticate`). Refresh checks the token against its
+/// record, then asks STS for credentials, and only then writes the rotated record (`If-Match`), so
+/// a refresh that fails has spent nothing; a lost answer to that write is recognised by re-reading
+/// it. Over the store alone.
 package struct SessionFlow {
     package let store: AccountStore
 

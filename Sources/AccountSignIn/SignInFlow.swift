@@ -9,7 +9,11 @@ import PlatformSupport
 import StrictJSON
 import TokenVerification
 
-/// TODO-DOC
+/// Sign-in and sign-up: the identity file decides the account (its creation with `If-None-Match`
+/// is a sign-up's commit point; markers, profile, providers and the session follow in one round,
+/// and a later sign-in completes whatever is missing with the same UUID and link id), a pending
+/// link or a re-key it meets is finished, and the suspension and the disable are enforced in the
+/// round that commits the session. The top of the app's flows: nothing depends on it.
 package struct SignInFlow {
     package let store: AccountStore
     package let sessions: SessionFlow

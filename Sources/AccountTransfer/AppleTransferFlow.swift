@@ -8,7 +8,9 @@ import PlatformSupport
 import StrictJSON
 import TokenVerification
 
-/// TODO-DOC
+/// Moving the app to another Apple developer team (contract v4): `prepare` maps each Apple
+/// identity to its transfer identifier and writes the transfer files; `complete` re-keys the
+/// accounts as sign-in does, through the links.
 package struct AppleTransferFlow {
     package let store: AccountStore
     package let links: LinkFlow

@@ -9,6 +9,7 @@ import AccountStore
 import AccountSuspensions
 import AppStoreSignedData
 import PlatformSupport
+import PurchaseModel
 
 /// App Store Server Notifications V2: `{"signedPayload": "<JWS>"}` posted by Apple to auth-link's
 /// Function URL (docs/API.md, "Notifications"). The notification and its nested transaction and

@@ -12,6 +12,7 @@ import AppStoreServerAPI
 import AppStoreSignedData
 import CurlHTTP
 import PlatformSupport
+import PurchaseModel
 
 /// A claim's question to the App Store Server API (contract v3): the purchase's current state as
 /// Apple signs it now. Every signed item of the answer is verified exactly as a signed transaction

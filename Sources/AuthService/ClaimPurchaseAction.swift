@@ -9,6 +9,7 @@ import AccountStore
 import AccountSuspensions
 import AppStoreSignedData
 import PlatformSupport
+import PurchaseModel
 
 /// auth-link `claimPurchase`: tie an App Store purchase to the signed-in account (docs/API.md).
 /// The signed transaction is verified here, as Apple's App Store Server Library does (signature,

@@ -11,6 +11,7 @@ import AppStoreServerAPI
 import AppStoreSignedData
 import CryptoPrimitives
 import PlatformSupport
+import PurchaseModel
 
 /// The `APPSTORE_*` configuration (docs/API.md, "Configuration"): purchases are on when
 /// `APPSTORE_BUNDLE_ID` is set. Validated at start-up like everything else; errors name the

@@ -8,6 +8,7 @@ import AccountSignIn
 import AccountStore
 import AccountSuspensions
 import AppStoreSignedData
+import PurchaseModel
 
 extension StorePurchase {
     /// A verified App Store transaction as the account sees it; `signedDateMs` is when Apple

@@ -1,5 +1,6 @@
 import AccountModel
 import PlatformSupport
+import PurchaseModel
 import StrictJSON
 
 /// AccountDomain's stored documents (and each purchase's state): a document that parses re-serializes to JSON that parses to

@@ -1,4 +1,5 @@
 import AccountModel
+import PurchaseModel
 import StrictJSON
 
 /// The documents' seeds as the code writes them: each read by its type and written back, so a

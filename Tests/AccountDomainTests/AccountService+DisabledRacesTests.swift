@@ -14,6 +14,7 @@ import Testing
 @testable import AccountStore
 @testable import AccountSuspensions
 @testable import AccountTransfer
+@testable import PurchaseModel
 
 /// An operator's disable landing between an action's read of the account and its commit
 /// (simulation seed 487 on the i25-risc branch: a link read the account before `authctl disable`

@@ -14,6 +14,7 @@ import Testing
 @testable import AccountStore
 @testable import AccountSuspensions
 @testable import AccountTransfer
+@testable import PurchaseModel
 
 /// Contract v3: each purchase's newest state is kept (`purchases/apple-state/`) and a claim
 /// applies it (defect 3 of issue 18); an account's entitlement is the best of its purchases

@@ -14,6 +14,7 @@ import Testing
 @testable import AccountStore
 @testable import AccountSuspensions
 @testable import AccountTransfer
+@testable import PurchaseModel
 
 @Suite struct PurchasesTests {
     let product = ProductCatalog.Product(tier: "premium", storageLimit: 1_099_511_627_776)

@@ -12,6 +12,7 @@ import Testing
 @testable import AccountStore
 @testable import AccountSuspensions
 @testable import AccountTransfer
+@testable import PurchaseModel
 
 /// The entitlement order (`Subscription.isBetter`) must not depend on whether a purchase was just
 /// verified (milliseconds) or read back from profile.json (whole seconds in `expiryDate`): two

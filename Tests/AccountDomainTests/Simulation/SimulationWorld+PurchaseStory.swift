@@ -9,6 +9,7 @@
 @testable import AccountStore
 @testable import AccountSuspensions
 @testable import AccountTransfer
+@testable import PurchaseModel
 
 /// One device that tells the purchase story the random mix reaches only now and then (issue 18,
 /// defects 3 and 5), interleaved with every other device by the scheduler: sign in, claim a

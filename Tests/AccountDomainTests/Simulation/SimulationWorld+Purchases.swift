@@ -9,6 +9,7 @@
 @testable import AccountStore
 @testable import AccountSuspensions
 @testable import AccountTransfer
+@testable import PurchaseModel
 
 /// Purchases in the simulation: three App Store purchases that every device may claim (so claims
 /// of one purchase by two accounts race, an account owns several, and a deleted account's

@@ -92,24 +92,6 @@ package struct Subscription: Sendable, Equatable {
         return Subscription(entry: subscription).map { [$0] } ?? []
     }
 
-    /// Merges this purchase's state into `profile`, unless the state there for the same purchase
-    /// was signed at the same time or later (older news never overwrites newer), and makes the
-    /// subscription the best of all listed purchases; `storageUsed` is kept.
-    package func apply(to profile: inout Profile) -> Bool {
-        let current = profile.subscription
-        var list = Subscription.claimed(in: current)
-        if let i = list.firstIndex(where: { $0.originalTransactionID == originalTransactionID }) {
-            guard signedDateMs > list[i].signedDateMs else { return false }
-            list[i] = self
-        } else {
-            list.append(self)
-        }
-        list.sort { $0.originalTransactionID < $1.originalTransactionID }
-        let best = list.dropFirst().reduce(list[0]) { Subscription.isBetter($1, than: $0) ? $1 : $0 }
-        profile.subscription = best.json(storageUsed: current["storageUsed"], purchases: list)
-        return true
-    }
-
     /// The stored object: the contract's fields for this (the best) purchase, and every purchase.
     package func json(storageUsed: JSONValue?, purchases: [Subscription]) -> JSONValue {
         var object = entryJSON.objectValue ?? JSONObject()

@@ -13,7 +13,9 @@ package struct ProductCatalog: Sendable, Equatable {
         }
     }
 
-    package static let free = Product(tier: "free", storageLimit: Profile.freeStorageLimit)
+    /// The free tier's storage (the seeds' 200 MB), what an account without a purchase gets.
+    package static let freeStorageLimit: Int64 = 209_715_200
+    package static let free = Product(tier: "free", storageLimit: ProductCatalog.freeStorageLimit)
 
     package private(set) var products: [String: Product] = [:]
 
