@@ -19,6 +19,22 @@ func account(_ name: String, _ layers: [Target.Dependency]) -> Target {
         swiftSettings: [.unsafeFlags(["-Osize"], .when(configuration: .release))])
 }
 
+/// Every account module, bottom layer first.
+let allAccountModules: [Target.Dependency] = [
+    "PurchaseModel", "AccountModel", "AccountStore", "AccountSessions", "AccountSuspensions", "AccountLinks",
+    "AccountDeletion", "AccountPurchases", "AccountEvents", "AccountSignIn", "AccountOperator", "AccountTransfer",
+]
+
+/// An account module's tests: the flows under test reach each other only through the wiring
+/// `AccountTestSupport` shares, and the tests reach every module's internals (`@testable`).
+func accountTests(_ name: String) -> Target {
+    .testTarget(
+        name: name,
+        dependencies: allAccountModules + [
+            "AccountTestSupport", "AWSClients", "TokenVerification", "StrictJSON", "PlatformSupport", "TestSupport",
+        ])
+}
+
 let package = Package(
     name: "swift-signin-backend",
     // For the client library (SignInClient); the Linux build of the functions ignores it.
@@ -223,14 +239,25 @@ let package = Package(
             dependencies: [
                 "AppStoreServerAPI", "CryptoPrimitives", "CurlHTTP", "StrictJSON", "PlatformSupport", "TestSupport",
             ]),
-        .testTarget(
-            name: "AccountDomainTests",
-            dependencies: [
-                "PurchaseModel", "AccountModel", "AccountStore", "AccountSessions", "AccountSuspensions", "AccountLinks",
-                "AccountDeletion", "AccountPurchases", "AccountEvents", "AccountSignIn", "AccountOperator",
-                "AccountTransfer", "StrictJSON",
-                "PlatformSupport", "TestSupport",
-            ]),
+        // The account modules' tests, a target per module, over the in-memory S3 and the flows wired
+        // as the functions wire them (AccountTestSupport); the simulation is its own target, the
+        // proof of the flows' interleavings (docs/decisions/tests-and-tools.md).
+        .target(
+            name: "AccountTestSupport", dependencies: allAccountModules + ["AWSClients", "StrictJSON", "PlatformSupport"],
+            path: "Tests/AccountTestSupport"),
+        accountTests("PurchaseModelTests"),
+        accountTests("AccountModelTests"),
+        accountTests("AccountStoreTests"),
+        accountTests("AccountSessionsTests"),
+        accountTests("AccountSuspensionsTests"),
+        accountTests("AccountLinksTests"),
+        accountTests("AccountDeletionTests"),
+        accountTests("AccountPurchasesTests"),
+        accountTests("AccountEventsTests"),
+        accountTests("AccountSignInTests"),
+        accountTests("AccountOperatorTests"),
+        accountTests("AccountTransferTests"),
+        accountTests("AccountSimulationTests"),
         .testTarget(
             name: "AuthServiceTests",
             dependencies: [

@@ -145,7 +145,7 @@ def test_the_simulations_grant_table_is_the_derivation_from_the_template():
     (SimulatedGrants+Table.swift); it must say exactly what the template says."""
     import re
 
-    text = (ROOT / "Tests" / "AccountDomainTests" / "Simulation" / "SimulatedGrants+Table.swift").read_text()
+    text = (ROOT / "Tests" / "AccountSimulationTests" / "SimulatedGrants+Table.swift").read_text()
     start = text.index("\n", text.index("// BEGIN GENERATED")) + 1
     block = text[start:text.index("// END GENERATED")]
 

@@ -4,7 +4,7 @@ sign-out, delete, purchase claims and replays of old tokens, with S3, STS and SS
 a seeded fault-injecting proxy (signin_tools/standins/fault_proxy.py) in front of a moto of the
 storm's own. Afterwards, fault-free, moto's final state is read directly (never through the code
 under test) and checked against the simulation's invariants
-(Tests/AccountDomainTests/Simulation/SimulationChecks*.swift, docs/API.md):
+(Tests/AccountSimulationTests/SimulationChecks*.swift, docs/API.md):
 
 1. calls: every invocation got an envelope within its deadline (no crash, no emulator error, no
    Runtime API error), every `error.code` is the contract's; a replaced token never refreshed and

@@ -56,7 +56,7 @@ RISC_ENV = {"GOOGLE_RISC_JWKS_URL"}
 PURCHASE_ENV = {"APPSTORE_BUNDLE_ID", "APPSTORE_ENVIRONMENTS", "APPSTORE_APP_APPLE_ID", "APPSTORE_PRODUCTS",
                 "APPSTORE_API_KEY_ID", "APPSTORE_API_ISSUER_ID", "APPSTORE_API_PRIVATE_KEY_PARAMETER"}
 
-# Exactly what each function's code does (AccountDomain.AccountService): (action, resource).
+# Exactly what each function's code does (the account flows, Sources/Account*): (action, resource).
 EXPECTED_FUNCTION_GRANTS = {
     "AuthSigninRole": {
         # read, create (If-None-Match), remove a stale file by version or with If-Match

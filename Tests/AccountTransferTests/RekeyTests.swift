@@ -1,0 +1,59 @@
+import AWSClients
+import AccountTestSupport
+import PlatformSupport
+import Testing
+import TokenVerification
+
+@testable import AccountDeletion
+@testable import AccountEvents
+@testable import AccountLinks
+@testable import AccountModel
+@testable import AccountOperator
+@testable import AccountPurchases
+@testable import AccountSessions
+@testable import AccountSignIn
+@testable import AccountStore
+@testable import AccountSuspensions
+@testable import AccountTransfer
+
+/// `rekeyApple` racing the account's deletion (contract v4, "An app moved to another Apple
+/// developer team"): whatever re-keys (a sign-in with the new `sub`, the operator's `complete`).
+@Suite struct RekeyTests {
+    /// Simulation seed 1622: the re-key wrote the new identity file, then a deletion committed and
+    /// its purge took providers.json before the re-key's commit. The deletion never saw the new
+    /// `sub`; the re-key failed with CONFLICT ("providers.json disappeared") and left the file
+    /// naming the deleted account. Now it takes the file back and the transfer is ignored.
+    @Test(arguments: ["signin", "complete"])
+    func aReKeyWhoseAccountWasPurgedMeanwhileTakesItsFileBack(_ by: String) throws {
+        let f = AccountFixture()
+        let (first, api) = try TransferTests().prepared(f)
+        let uuid = first.account.serviceUserID
+        let newKey = AccountKeys.identity(.apple, TransferTests.newSub)
+        var deleted: DeletionOutcome?
+        f.backend.intercept = { call, _ in
+            if deleted == nil, case .s3Put(let put) = call, put.key == newKey {
+                deleted = try? f.service.deletion.deleteAccount(
+                    token: first.session.refreshToken.value, purgeUntil: .none, deadline: .none)
+            }
+            return .proceed
+        }
+        if by == "signin" {
+            let out = try f.service.signIn.signIn(
+                identity: TransferTests.moved(), intent: .auto, fullName: nil, deadline: .none)
+            #expect(out.isNewUser && out.account.serviceUserID != uuid, "the transfer no longer applies")
+        } else {
+            let run = try f.service.appleTransfer.completeAppleTransfer(
+                team: TransferTests.team, api: api, batch: 10, dryRun: false, deadline: .none)
+            #expect(run.done == 0 && run.failed == 0)
+        }
+        f.backend.intercept = nil
+        #expect(deleted != nil)
+        #expect(f.s3.current(AccountKeys.providers(uuid)) == nil, "the purge took providers.json")
+        if by == "complete" {
+            #expect(f.s3.current(newKey) == nil, "the re-key's file names the deleted account")
+        } else {
+            #expect(f.s3.text(newKey) != uuid, "the new sub's file names the new account")
+        }
+        #expect(!f.s3.keys.contains { $0.hasPrefix("identities/") && f.s3.text($0) == uuid })
+    }
+}
