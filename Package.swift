@@ -15,7 +15,9 @@ func importing(_ mirrored: [String]) -> [SwiftSetting] {
 func account(_ name: String, _ layers: [Target.Dependency]) -> Target {
     .target(
         name: name,
-        dependencies: layers + (name == "PurchaseModel" ? [] : ["PurchaseModel"]) + ["AWSClients", "TokenVerification", "CryptoPrimitives", "StrictJSON", "PlatformSupport"],
+        dependencies: layers + (name == "AccountModel" ? [] : ["PurchaseModel"]) + [
+            "AWSClients", "TokenVerification", "CryptoPrimitives", "StrictJSON", "PlatformSupport",
+        ],
         swiftSettings: [.unsafeFlags(["-Osize"], .when(configuration: .release))])
 }
 
@@ -95,7 +97,10 @@ let package = Package(
         // -Osize (release), as for the App Store / Sign in with Apple modules: less zip for a few
         // tenths of a percent more instructions per warm sign-in
         // (docs/decisions/runtime-and-http.md, "libstdc++ is linked statically").
-        account("PurchaseModel", []),
+        // What a purchase grants and its stored state (no I/O; the App Store's and, next, Google's).
+        .target(
+            name: "PurchaseModel", dependencies: ["StrictJSON", "PlatformSupport"],
+            swiftSettings: [.unsafeFlags(["-Osize"], .when(configuration: .release))]),
         account("AccountModel", ["PurchaseModel"]),
         account("AccountStore", ["AccountModel"]),
         account("AccountSessions", ["AccountModel", "AccountStore"]),
@@ -105,20 +110,27 @@ let package = Package(
         account("AccountPurchases", ["AccountModel", "AccountStore", "AccountSessions"]),
         account(
             "AccountEvents",
-            ["AccountModel", "AccountStore", "AccountSessions", "AccountSuspensions", "AccountLinks", "AccountDeletion"]),
-        account("AccountSignIn", ["AccountModel", "AccountStore", "AccountSessions", "AccountSuspensions", "AccountLinks"]),
+            [
+                "AccountModel", "AccountStore", "AccountSessions", "AccountSuspensions", "AccountLinks",
+                "AccountDeletion",
+            ]),
+        account(
+            "AccountSignIn", ["AccountModel", "AccountStore", "AccountSessions", "AccountSuspensions", "AccountLinks"]),
         account(
             "AccountOperator",
             [
-                "AccountModel", "AccountStore", "AccountSessions", "AccountSuspensions", "AccountLinks", "AccountDeletion",
+                "AccountModel", "AccountStore", "AccountSessions", "AccountSuspensions", "AccountLinks",
+                "AccountDeletion",
                 "AccountPurchases",
             ]),
         account("AccountTransfer", ["AccountModel", "AccountStore", "AccountSessions", "AccountLinks"]),
         .target(
             name: "AuthService",
             dependencies: [
-                "PurchaseModel", "AccountModel", "AccountStore", "AccountSessions", "AccountSuspensions", "AccountLinks",
-                "AccountDeletion", "AccountPurchases", "AccountEvents", "AccountSignIn", "LambdaRuntime", "AWSClients", "CurlHTTP", "TokenVerification", "SignInWithApple",
+                "PurchaseModel", "AccountModel", "AccountStore", "AccountSessions", "AccountSuspensions",
+                "AccountLinks",
+                "AccountDeletion", "AccountPurchases", "AccountEvents", "AccountSignIn", "LambdaRuntime", "AWSClients",
+                "CurlHTTP", "TokenVerification", "SignInWithApple",
                 "AppStoreSignedData", "AppStoreServerAPI", "CryptoPrimitives",
                 "StrictJSON", "PlatformSupport",
             ]),
@@ -131,7 +143,8 @@ let package = Package(
         .executableTarget(
             name: "authctl",
             dependencies: [
-                "PurchaseModel", "AccountModel", "AccountStore", "AccountSessions", "AccountSuspensions", "AccountLinks",
+                "PurchaseModel", "AccountModel", "AccountStore", "AccountSessions", "AccountSuspensions",
+                "AccountLinks",
                 "AccountDeletion", "AccountPurchases", "AccountOperator",
                 "AccountTransfer", "AWSClients", "CurlHTTP", "StrictJSON", "PlatformSupport", "TokenVerification",
                 "SignInWithApple", "CryptoPrimitives",
@@ -149,7 +162,8 @@ let package = Package(
         .executableTarget(
             name: "fuzz",
             dependencies: [
-                "CFuzzerDriver", "AuthService", "PurchaseModel", "AccountModel", "AccountStore", "AccountPurchases", "AccountEvents", "AppStoreSignedData", "AppStoreServerAPI",
+                "CFuzzerDriver", "AuthService", "PurchaseModel", "AccountModel", "AccountStore", "AccountPurchases",
+                "AccountEvents", "AppStoreSignedData", "AppStoreServerAPI",
                 "AWSClients",
                 "TokenVerification",
                 "CryptoPrimitives", "CurlHTTP", "StrictJSON", "PlatformSupport",
@@ -243,7 +257,8 @@ let package = Package(
         // as the functions wire them (AccountTestSupport); the simulation is its own target, the
         // proof of the flows' interleavings (docs/decisions/tests-and-tools.md).
         .target(
-            name: "AccountTestSupport", dependencies: allAccountModules + ["AWSClients", "StrictJSON", "PlatformSupport"],
+            name: "AccountTestSupport",
+            dependencies: allAccountModules + ["AWSClients", "StrictJSON", "PlatformSupport"],
             path: "Tests/AccountTestSupport"),
         accountTests("PurchaseModelTests"),
         accountTests("AccountModelTests"),

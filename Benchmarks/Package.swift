@@ -16,7 +16,9 @@ import PackageDescription
 func account(_ name: String, _ layers: [Target.Dependency]) -> Target {
     .target(
         name: name,
-        dependencies: layers + (name == "PurchaseModel" ? [] : ["PurchaseModel"]) + ["AWSClients", "TokenVerification", "CryptoPrimitives", "StrictJSON", "PlatformSupport"],
+        dependencies: layers + (name == "AccountModel" ? [] : ["PurchaseModel"]) + [
+            "AWSClients", "TokenVerification", "CryptoPrimitives", "StrictJSON", "PlatformSupport",
+        ],
         path: "Backend/\(name)")
 }
 
@@ -71,7 +73,8 @@ let package = Package(
         .target(
             name: "AppStoreServerAPI", dependencies: ["CryptoPrimitives", "CurlHTTP", "StrictJSON", "PlatformSupport"],
             path: "Backend/AppStoreServerAPI"),
-        account("PurchaseModel", []),
+        // What a purchase grants and its stored state (no I/O; the App Store's and, next, Google's).
+        .target(name: "PurchaseModel", dependencies: ["StrictJSON", "PlatformSupport"], path: "Backend/PurchaseModel"),
         account("AccountModel", ["PurchaseModel"]),
         account("AccountStore", ["AccountModel"]),
         account("AccountSessions", ["AccountModel", "AccountStore"]),
@@ -81,12 +84,17 @@ let package = Package(
         account("AccountPurchases", ["AccountModel", "AccountStore", "AccountSessions"]),
         account(
             "AccountEvents",
-            ["AccountModel", "AccountStore", "AccountSessions", "AccountSuspensions", "AccountLinks", "AccountDeletion"]),
-        account("AccountSignIn", ["AccountModel", "AccountStore", "AccountSessions", "AccountSuspensions", "AccountLinks"]),
+            [
+                "AccountModel", "AccountStore", "AccountSessions", "AccountSuspensions", "AccountLinks",
+                "AccountDeletion",
+            ]),
+        account(
+            "AccountSignIn", ["AccountModel", "AccountStore", "AccountSessions", "AccountSuspensions", "AccountLinks"]),
         .target(
             name: "AuthService",
             dependencies: [
-                "PurchaseModel", "AccountModel", "AccountStore", "AccountSessions", "AccountSuspensions", "AccountLinks",
+                "PurchaseModel", "AccountModel", "AccountStore", "AccountSessions", "AccountSuspensions",
+                "AccountLinks",
                 "AccountDeletion", "AccountPurchases", "AccountEvents", "AccountSignIn", "LambdaRuntime", "AWSClients",
                 "CurlHTTP",
                 "TokenVerification", "SignInWithApple",

@@ -50,7 +50,9 @@ extension DeletionFlow {
         var fresh = DeletionRecord(serviceUserID: uuid, requestedAtMs: store.environment.now())
         fresh.cause = cause
         for _ in 0..<AccountStore.maxConditionalAttempts {
-            if case .stored(let etag) = try store.backend.put(store.jsonPut(key, fresh.json, .ifNoneMatch), deadline: deadline) {
+            if case .stored(let etag) = try store.backend.put(
+                store.jsonPut(key, fresh.json, .ifNoneMatch), deadline: deadline)
+            {
                 return (fresh, etag)
             }
             // Gone again (dropped meanwhile): create it anew.
@@ -60,7 +62,8 @@ extension DeletionFlow {
             }
             var taken = existing
             taken.cause = .requested
-            if case .stored(let newETag) = try store.backend.put(store.jsonPut(key, taken.json, .ifMatch(etag)), deadline: deadline)
+            if case .stored(let newETag) = try store.backend.put(
+                store.jsonPut(key, taken.json, .ifMatch(etag)), deadline: deadline)
             {
                 return (taken, newETag)
             }

@@ -58,7 +58,9 @@ extension GoogleEventFlow {
         _ effect: GoogleSecurityEffect?, subject: String?, eventID: String, issuedAtMs: Int64, deadline: Deadline
     ) throws(AccountError) -> GoogleSecurityEventResult {
         let marker = AccountKeys.notificationMarker("google-risc", AccountStore.markerName(eventID))
-        if try store.backend.get(marker, deadline: deadline) != nil { return GoogleSecurityEventResult(outcome: .duplicate) }
+        if try store.backend.get(marker, deadline: deadline) != nil {
+            return GoogleSecurityEventResult(outcome: .duplicate)
+        }
         var result = GoogleSecurityEventResult(outcome: .acknowledged)
         if let effect, let subject, ProviderSubject.isValid(subject) {
             result = try apply(effect, to: subject, issuedAtMs: issuedAtMs, deadline: deadline)
@@ -102,7 +104,8 @@ extension GoogleEventFlow {
                 newest, to: account, provider: .google, id: sub, endingSessions: suspending, deadline: deadline)
             result.sessionsEnded = suspending
         } else {
-            result.sessionsEnded = try suspensions.endSessions(of: account, provider: .google, id: sub, deadline: deadline)
+            result.sessionsEnded = try suspensions.endSessions(
+                of: account, provider: .google, id: sub, deadline: deadline)
         }
         return result
     }

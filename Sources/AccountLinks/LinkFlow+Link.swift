@@ -15,7 +15,8 @@ extension LinkFlow {
         let key = AccountKeys.identity(identity.provider, identity.subject)
         let google = identity.provider == .google
         let auth = try sessions.authenticate(
-            token, recent: true, alsoRead: google ? [key, suspensions.suspensionKey(identity)] : [key], deadline: deadline)
+            token, recent: true, alsoRead: google ? [key, suspensions.suspensionKey(identity)] : [key],
+            deadline: deadline)
         let uuid = auth.token.serviceUserID
         var account = auth.account
         if google {
@@ -168,7 +169,8 @@ extension LinkFlow {
     /// id), and a retired link id is one it recognises as over (its activation finds it stale and
     /// deletes the file it may have written again), while a deletion still finds the file through
     /// it. A sharer that activated meanwhile (after an enable) keeps both.
-    package func withdrawLink(_ account: Account, key: String, linkID: String, deadline: Deadline) throws(AccountError) {
+    package func withdrawLink(_ account: Account, key: String, linkID: String, deadline: Deadline) throws(AccountError)
+    {
         let now = store.environment.now()
         var listed = false
         _ = try store.updateProviders(account, deadline: deadline) {

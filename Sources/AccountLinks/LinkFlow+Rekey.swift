@@ -74,7 +74,8 @@ extension LinkFlow {
                 known = created
             case .preconditionFailed:
                 // Another device's re-key, or this write's own lost answer: the same account and link.
-                guard let there = try store.mapping(store.backend.get(key, deadline: deadline), key: key), there.uuid == uuid,
+                guard let there = try store.mapping(store.backend.get(key, deadline: deadline), key: key),
+                    there.uuid == uuid,
                     there.linkID == link.linkID
                 else { return .subTaken }
                 known = there

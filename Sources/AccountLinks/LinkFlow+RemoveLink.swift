@@ -70,7 +70,8 @@ extension LinkFlow {
         var deleteSlots: [Round.Slot<S3DeleteOutcome>] = []
         for (link, slot) in zip(retired, slots) {
             let key = AccountKeys.identity(provider, link.id)
-            guard let file = try store.mapping(answers.value(slot), key: key), file.uuid == uuid, file.linkID == link.linkID
+            guard let file = try store.mapping(answers.value(slot), key: key), file.uuid == uuid,
+                file.linkID == link.linkID
             else { continue }
             deleteSlots.append(deletes.delete(key, store.identityDelete(file)))
         }

@@ -22,14 +22,18 @@ package enum AccountKeys {
     package static func profile(_ uuid: String) -> String { "users/\(uuid)/account/profile.json" }
     package static func providers(_ uuid: String) -> String { "users/\(uuid)/account/providers.json" }
     package static func sessionsPrefix(_ uuid: String) -> String { "users/\(uuid)/account/sessions/" }
-    package static func session(_ uuid: String, _ sessionID: String) -> String { sessionsPrefix(uuid) + sessionID + ".json" }
+    package static func session(_ uuid: String, _ sessionID: String) -> String {
+        sessionsPrefix(uuid) + sessionID + ".json"
+    }
 
     /// An account deletion's record (`DeletionRecord`).
     package static func deletion(_ uuid: String) -> String { "deletions/\(uuid).json" }
     package static let deletionsPrefix = "deletions/"
 
     /// An App Store purchase's claim: the owning account's UUID (docs/API.md, `claimPurchase`).
-    package static func purchaseClaim(_ originalTransactionID: String) -> String { "purchases/apple/\(originalTransactionID)" }
+    package static func purchaseClaim(_ originalTransactionID: String) -> String {
+        "purchases/apple/\(originalTransactionID)"
+    }
 
     /// The newest verified state of an App Store purchase (`PurchaseState`); outlives the account.
     package static func purchaseState(_ originalTransactionID: String) -> String {
@@ -42,7 +46,9 @@ package enum AccountKeys {
         "\(suspensionsPrefix(provider))\(providerID).json"
     }
 
-    package static func suspensionsPrefix(_ provider: IdentityProvider) -> String { "suspensions/\(provider.rawValue)/" }
+    package static func suspensionsPrefix(_ provider: IdentityProvider) -> String {
+        "suspensions/\(provider.rawValue)/"
+    }
 
     /// Marker that one of Apple's notifications was processed (at most once each).
     package static func notificationMarker(_ kind: String, _ id: String) -> String { "notifications/\(kind)/\(id)" }

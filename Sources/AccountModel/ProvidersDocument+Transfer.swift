@@ -11,7 +11,9 @@ extension ProvidersDocument {
 
     /// The link (by link id) that a re-key through `transferSub` would move, and that transfer's
     /// index in it: a listed link of `provider` prepared for that transfer and not re-keyed yet.
-    package func rekeyable(_ provider: IdentityProvider, linkID: String?, transferSub: String) -> (link: Int, transfer: Int)? {
+    package func rekeyable(
+        _ provider: IdentityProvider, linkID: String?, transferSub: String
+    ) -> (link: Int, transfer: Int)? {
         guard let i = providers.firstIndex(where: { $0.type == provider && $0.linkID == linkID }),
             let j = providers[i].transfers.firstIndex(where: { $0.sub == transferSub && $0.rekeyedFrom == nil })
         else { return nil }
@@ -72,7 +74,9 @@ extension ProvidersDocument {
 
     /// Records a transfer prepared for the Apple link (`sub`, `linkID`) toward `team`. False when
     /// it is recorded already; nil when that link is not listed (any more) under that id.
-    package mutating func prepare(sub: String, linkID: String?, team: String, transferSub: String, nowMs: Int64) -> Bool? {
+    package mutating func prepare(
+        sub: String, linkID: String?, team: String, transferSub: String, nowMs: Int64
+    ) -> Bool? {
         guard let i = providers.firstIndex(where: { $0.type == .apple && $0.id == sub && $0.linkID == linkID })
         else { return nil }
         if providers[i].transfers.contains(where: { $0.team == team && $0.sub == transferSub }) { return false }

@@ -73,7 +73,9 @@ package struct ProvidersDocument: Sendable, Equatable {
 
     /// Where the identity file (`provider`, `id`, written with `linkID` and, for a re-key, the
     /// `transferSub` it came from) stands in this document.
-    package func state(of provider: IdentityProvider, id: String, linkID: String?, transferSub: String? = nil) -> LinkState {
+    package func state(
+        of provider: IdentityProvider, id: String, linkID: String?, transferSub: String? = nil
+    ) -> LinkState {
         if providers.contains(where: { $0.type == provider && $0.id == id && $0.linkID == linkID }) { return .active }
         if let transferSub, rekeyable(provider, linkID: linkID, transferSub: transferSub) != nil {
             return .rekeying
@@ -237,7 +239,9 @@ package struct RetiredLink: Sendable, Equatable {
     /// the account's deletion) removes them.
     package var transfers: [PreparedTransfer] = []
 
-    package init(type: IdentityProvider, id: String, linkID: String? = nil, atMs: Int64, transfers: [PreparedTransfer] = []) {
+    package init(
+        type: IdentityProvider, id: String, linkID: String? = nil, atMs: Int64, transfers: [PreparedTransfer] = []
+    ) {
         self.type = type
         self.id = id
         self.linkID = linkID

@@ -45,5 +45,7 @@ package struct RefreshToken: Sendable, Equatable {
 }
 
 extension String {
-    package func replacingDashes() -> String { String(decoding: utf8.filter { $0 != UInt8(ascii: "-") }, as: UTF8.self) }
+    package func replacingDashes() -> String {
+        String(decoding: utf8.filter { $0 != UInt8(ascii: "-") }, as: UTF8.self)
+    }
 }

@@ -156,7 +156,15 @@ package struct AccountCheckView {
         return out.filter { seen.insert($0.kind.rawValue + " " + $0.key).inserted }
     }
 
-    package init(uuid: String, profile: StoredDocument<Void> = .absent, providers: StoredDocument<(ProvidersDocument, etag: String)> = .absent, deletion: StoredDocument<(DeletionRecord, etag: String, keysFailed: Int)> = .absent, identityFiles: [String: IdentityMapping] = [:], listedFiles: [String: StoredDocument<IdentityMapping>] = [:], claims: [String: IdentityMapping] = [:], transferFiles: [String: IdentityMapping] = [:], preparedFiles: [String: StoredDocument<IdentityMapping>] = [:], suspensions: [String: StoredDocument<IdentitySuspension>] = [:]) {
+    package init(
+        uuid: String, profile: StoredDocument<Void> = .absent,
+        providers: StoredDocument<(ProvidersDocument, etag: String)> = .absent,
+        deletion: StoredDocument<(DeletionRecord, etag: String, keysFailed: Int)> = .absent,
+        identityFiles: [String: IdentityMapping] = [:], listedFiles: [String: StoredDocument<IdentityMapping>] = [:],
+        claims: [String: IdentityMapping] = [:], transferFiles: [String: IdentityMapping] = [:],
+        preparedFiles: [String: StoredDocument<IdentityMapping>] = [:],
+        suspensions: [String: StoredDocument<IdentitySuspension>] = [:]
+    ) {
         self.uuid = uuid
         self.profile = profile
         self.providers = providers

@@ -26,7 +26,9 @@ extension OperatorFlow {
         case .uuid(let uuid): candidate = uuid
         case .identity, .purchase:
             let key = reference.mappingKey!
-            guard let m = try store.mapping(store.backend.get(key, deadline: deadline), key: key) else { return (nil, nil) }
+            guard let m = try store.mapping(store.backend.get(key, deadline: deadline), key: key) else {
+                return (nil, nil)
+            }
             candidate = m.uuid
         }
         var round = Round()
@@ -63,7 +65,8 @@ extension OperatorFlow {
             return try revokeSession(uuid, named: sessionID, reason: reason, deadline: deadline) == .revoked ? 1 : 0
         }
         var count = 0
-        for (record, _) in try store.sessionRecords(uuid, deadline: deadline) where record.isLive(nowMs: store.environment.now()) {
+        for (record, _) in try store.sessionRecords(uuid, deadline: deadline)
+        where record.isLive(nowMs: store.environment.now()) {
             if try sessions.revokeSession(uuid, record.sessionID, reason: reason, deadline: deadline) { count += 1 }
         }
         return count
@@ -83,7 +86,8 @@ extension OperatorFlow {
         _ uuid: String, named sessionID: String, reason: String, deadline: Deadline
     ) throws(AccountError) -> SessionRevocation {
         guard try store.session(uuid, named: sessionID, deadline: deadline) != nil else { return .notFound }
-        return try sessions.revokeSession(uuid, sessionID, reason: reason, deadline: deadline) ? .revoked : .alreadyEnded
+        return try sessions.revokeSession(uuid, sessionID, reason: reason, deadline: deadline)
+            ? .revoked : .alreadyEnded
     }
 
     /// Deletes the account exactly as the app's `delete` does after its session check: the
@@ -95,13 +99,15 @@ extension OperatorFlow {
     ) throws(AccountError) -> DeletionOutcome {
         let docs = try store.readAccount(uuid, deadline: deadline)
         let current = try store.account(uuid: uuid, profile: docs.profile, providers: docs.providers)
-        if current == nil, docs.providers == nil, docs.profile == nil, try store.loadDeletion(uuid, deadline: deadline) == nil
+        if current == nil, docs.providers == nil, docs.profile == nil,
+            try store.loadDeletion(uuid, deadline: deadline) == nil
         {
             throw .accountNotFound
         }
         let apple = current?.providers.active(.apple)?.id
         let record = try deletion.beginDeletion(uuid, deadline: deadline)
-        let finished = try deletion.finishDeletion(uuid, record, account: current, purgeUntil: purgeUntil, deadline: deadline)
+        let finished = try deletion.finishDeletion(
+            uuid, record, account: current, purgeUntil: purgeUntil, deadline: deadline)
         return DeletionOutcome(serviceUserID: uuid, purgeComplete: finished.0.purgeComplete, appleSubject: apple)
     }
 }

@@ -86,7 +86,9 @@ extension StoreCheck {
     /// The account's view read again by key: its documents and deletion record, the mapping
     /// files the findings name, and the files at its listed identities' keys (objects kept, so
     /// a delete removes exactly the version read).
-    package func reread(_ uuid: String, _ found: [StoreFinding], deadline: Deadline) throws(AccountError) -> AccountCheckView {
+    package func reread(
+        _ uuid: String, _ found: [StoreFinding], deadline: Deadline
+    ) throws(AccountError) -> AccountCheckView {
         let mappingKeys = Set(
             found.map(\.key).filter { $0.hasPrefix("identities/") || $0.hasPrefix("purchases/apple/") })
         let first = [AccountKeys.profile(uuid), AccountKeys.providers(uuid), AccountKeys.deletion(uuid)]
@@ -136,7 +138,8 @@ extension StoreCheck {
             let completed = try links.complete(
                 m, identity, fullName: nil, profile: docs.profile, providers: docs.providers, deadline: deadline)
             // Listed now: a Google identity takes its suspension, as a sign-up's completion does.
-            _ = try suspensions.syncSuspension(completed, provider: identity.provider, id: identity.subject, deadline: deadline)
+            _ = try suspensions.syncSuspension(
+                completed, provider: identity.provider, id: identity.subject, deadline: deadline)
         case .identityNamesDeletedAccount, .staleIdentityFile:
             guard let m = view.identityFiles[f.key] else { return "the identity file is gone" }
             try store.discard(m, key: f.key, session: nil, deadline: deadline)
@@ -144,7 +147,8 @@ extension StoreCheck {
             guard let (m, identity) = identityFile(f.key, view) else { return "the identity file is gone" }
             let completion: Account?
             do throws(AccountError) {
-                completion = try links.completeLink(store.loadAccount(m.uuid, deadline: deadline), m, identity, deadline: deadline)
+                completion = try links.completeLink(
+                    store.loadAccount(m.uuid, deadline: deadline), m, identity, deadline: deadline)
             } catch {
                 // Completing it would link an identity while the account is disabled.
                 guard case .accountDisabled = error else { throw error }
@@ -154,7 +158,8 @@ extension StoreCheck {
                 try store.discard(m, key: f.key, session: nil, deadline: deadline)  // stale by now: as sign-in does
                 return nil
             }
-            _ = try suspensions.syncSuspension(linked, provider: identity.provider, id: identity.subject, deadline: deadline)
+            _ = try suspensions.syncSuspension(
+                linked, provider: identity.provider, id: identity.subject, deadline: deadline)
         case .listedIdentityWithoutFile:
             let link = view.providers.value?.0.providers.first { AccountKeys.identity($0.type, $0.id) == f.key }
             guard let linkID = link?.linkID else { return "a link from before link ids: unlink it, or link again" }
@@ -171,11 +176,14 @@ extension StoreCheck {
                 let claim = view.providers.value?.0.pending.first(where: { $0.type == provider && $0.id == sub })
             else { return "the pending link is gone" }
             _ = try links.cancelClaim(
-                store.loadAccount(f.serviceUserID, deadline: deadline), VerifiedIdentity(provider: provider, subject: sub),
+                store.loadAccount(f.serviceUserID, deadline: deadline),
+                VerifiedIdentity(provider: provider, subject: sub),
                 linkID: claim.linkID, deadline: deadline)
         case .claimNamesDeletedAccount:
             guard let claim = view.claims[f.key] else { return "the claim is gone" }
-            if try !purchases.releaseIfOwnerDeleted(claim, key: f.key, deadline: deadline) { return "the owner is not deleted" }
+            if try !purchases.releaseIfOwnerDeleted(claim, key: f.key, deadline: deadline) {
+                return "the owner is not deleted"
+            }
         case .suspensionNotApplied:
             return try repairSuspensionFinding(f, view, deadline: deadline)
         case .deletionStuck, .purgeKeysFailed:

@@ -172,11 +172,14 @@ extension StoreCheck {
                 + (index.deletionsComplete ? [] : [AccountKeys.deletion(uuid)])
             if documents.contains(where: failed.contains) { continue }  // unchecked: noted above
             var view = AccountCheckView(uuid: uuid)
-            view.profile = store.stored(read[AccountKeys.profile(uuid)] ?? nil, key: AccountKeys.profile(uuid)) { _ in () }
-            let providers = read[AccountKeys.providers(uuid)] ?? nil
-            view.providers = store.stored(providers, key: AccountKeys.providers(uuid), ProvidersDocument.init(json:)).map {
-                ($0, etag: providers?.etag ?? "")
+            view.profile = store.stored(read[AccountKeys.profile(uuid)] ?? nil, key: AccountKeys.profile(uuid)) { _ in
+                ()
             }
+            let providers = read[AccountKeys.providers(uuid)] ?? nil
+            view.providers = store.stored(providers, key: AccountKeys.providers(uuid), ProvidersDocument.init(json:))
+                .map {
+                    ($0, etag: providers?.etag ?? "")
+                }
             view.deletion =
                 index.deletionsComplete
                 ? index.deletions[uuid] ?? .absent

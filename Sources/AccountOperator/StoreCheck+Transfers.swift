@@ -28,7 +28,8 @@ extension StoreCheck {
                 deadline: deadline)
             {
             case .rekeyed: break
-            case .ignored, .subTaken: try store.discard(m, key: f.key, session: nil, deadline: deadline)  // stale by now
+            case .ignored, .subTaken:  // stale by now
+                try store.discard(m, key: f.key, session: nil, deadline: deadline)
             }
         case .transferNamesMissingAccount, .transferNamesDeletedAccount, .staleTransferFile:
             guard let m = view.transferFiles[f.key] else { return "the transfer file is gone" }

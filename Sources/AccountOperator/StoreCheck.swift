@@ -23,7 +23,10 @@ package struct StoreCheck {
     package let deletion: DeletionFlow
     package let purchases: PurchaseFlow
 
-    package init(store: AccountStore, links: LinkFlow, suspensions: SuspensionFlow, deletion: DeletionFlow, purchases: PurchaseFlow) {
+    package init(
+        store: AccountStore, links: LinkFlow, suspensions: SuspensionFlow, deletion: DeletionFlow,
+        purchases: PurchaseFlow
+    ) {
         self.store = store
         self.links = links
         self.suspensions = suspensions

@@ -76,7 +76,9 @@ extension PurchaseFlow {
                 try confirmNotDeleted(uuid, claim: key, etag: etag, deadline: deadline)
             case .preconditionFailed:
                 // Created meanwhile: by this claim's own lost answer, or by another account.
-                let owner = try store.backend.get(key, deadline: deadline).map { String(decoding: $0.body, as: UTF8.self) }
+                let owner = try store.backend.get(key, deadline: deadline).map {
+                    String(decoding: $0.body, as: UTF8.self)
+                }
                 guard owner == uuid else {
                     _ = try? unlistPurchase(purchase.originalTransactionID, in: account, deadline: deadline)
                     throw .purchaseBelongsToOtherAccount
@@ -113,7 +115,9 @@ extension PurchaseFlow {
 
     /// A claim file created after this account's deletion committed (the deletion read the
     /// listing before the file existed) is taken back at once: the account is gone.
-    package func confirmNotDeleted(_ uuid: String, claim key: String, etag: String, deadline: Deadline) throws(AccountError) {
+    package func confirmNotDeleted(
+        _ uuid: String, claim key: String, etag: String, deadline: Deadline
+    ) throws(AccountError) {
         let providers = try store.backend.get(AccountKeys.providers(uuid), deadline: deadline)
         let doc = try providers.map { (o: S3Object) throws(AccountError) in
             try decodeDocument(o.body, key: AccountKeys.providers(uuid), ProvidersDocument.init(json:))
@@ -127,7 +131,9 @@ extension PurchaseFlow {
 
     /// Whether `claim` (naming another account) belonged to a deleted account, in which case it is
     /// removed by the version read and the purchase is free again.
-    package func releaseIfOwnerDeleted(_ claim: IdentityMapping, key: String, deadline: Deadline) throws(AccountError) -> Bool {
+    package func releaseIfOwnerDeleted(
+        _ claim: IdentityMapping, key: String, deadline: Deadline
+    ) throws(AccountError) -> Bool {
         let owner = claim.uuid
         var reads = Round()
         let providersSlot = reads.get(AccountKeys.providers(owner)), recordSlot = reads.get(AccountKeys.deletion(owner))

@@ -44,7 +44,8 @@ extension SessionFlow {
         let loaded = try store.account(
             uuid: uuid, profile: answers.value(profileSlot), providers: answers.value(providersSlot))
         let disabled = loaded?.providers.isActiveButDisabled == true
-        switch record.classify(tokenHash: token.hash, nowMs: now, graceSeconds: store.settings.refreshReuseGraceSeconds) {
+        switch record.classify(tokenHash: token.hash, nowMs: now, graceSeconds: store.settings.refreshReuseGraceSeconds)
+        {
         case .current: break
         case .reused:
             if disabled { throw .accountDisabled }  // changes nothing, not even a revoke
@@ -60,7 +61,9 @@ extension SessionFlow {
             throw .sessionInvalid(reason: "its identity was unlinked, or its sessions were ended")
         }
         if disabled { throw .accountDisabled }
-        if recent && now - record.signInAtMs > store.settings.recentAuthSeconds * 1000 { throw .reauthenticationRequired }
+        if recent && now - record.signInAtMs > store.settings.recentAuthSeconds * 1000 {
+            throw .reauthenticationRequired
+        }
         var extra: [S3Object?] = []
         for slot in extraSlots { extra.append(try answers.value(slot)) }
         return AuthenticatedSession(token: token, record: record, etag: etag, account: account, extra: extra)

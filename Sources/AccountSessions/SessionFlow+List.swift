@@ -39,7 +39,8 @@ extension SessionFlow {
             let chunk = others[start..<min(start + AccountStore.sessionsPerRound, others.count)]
             var round = Round()
             let slots = chunk.map {
-                round.put(store.sessionPut($0.0.revoked(reason: reason, nowMs: store.environment.now()), .ifMatch($0.1)))
+                round.put(
+                    store.sessionPut($0.0.revoked(reason: reason, nowMs: store.environment.now()), .ifMatch($0.1)))
             }
             let answers = store.backend.run(round, deadline: deadline)
             for ((record, _), slot) in zip(chunk, slots) {

@@ -85,17 +85,21 @@ extension SessionFlow {
                 throw .sessionInvalid(reason: "unknown")
             }
             let presented = record.classify(
-                tokenHash: token.hash, nowMs: store.environment.now(), graceSeconds: store.settings.refreshReuseGraceSeconds)
+                tokenHash: token.hash, nowMs: store.environment.now(),
+                graceSeconds: store.settings.refreshReuseGraceSeconds)
             // Even an idempotent sign-out of an ended session answers ACCOUNT_DISABLED: no success
             // while disabled. (A token the session never issued stays SESSION_INVALID below.)
-            if presented != .unknown, try store.isActiveButDisabled(answers.value(providersSlot), uuid: token.serviceUserID) {
+            if presented != .unknown,
+                try store.isActiveButDisabled(answers.value(providersSlot), uuid: token.serviceUserID)
+            {
                 throw .accountDisabled
             }
             switch presented {
             case .revoked, .expired:
                 return
             case .current, .justRotated:
-                let put = store.sessionPut(record.revoked(reason: "signed out", nowMs: store.environment.now()), .ifMatch(etag))
+                let put = store.sessionPut(
+                    record.revoked(reason: "signed out", nowMs: store.environment.now()), .ifMatch(etag))
                 if case .stored = try store.backend.put(put, deadline: deadline) { return }
                 store.pauseAfterLostRace()  // re-read: a lost answer shows as revoked
             case .reused:
@@ -116,7 +120,8 @@ extension SessionFlow {
         for _ in 0..<AccountStore.maxConditionalAttempts {
             if record.isRevoked { return }
             if case .stored = try store.backend.put(
-                store.sessionPut(record.revoked(reason: reason, nowMs: store.environment.now()), .ifMatch(etag)), deadline: deadline
+                store.sessionPut(record.revoked(reason: reason, nowMs: store.environment.now()), .ifMatch(etag)),
+                deadline: deadline
             ) {
                 return
             }
@@ -126,8 +131,10 @@ extension SessionFlow {
         throw .conflict("could not revoke the session")
     }
 
-    package func loadSession(_ token: RefreshToken, deadline: Deadline) throws(AccountError) -> (SessionRecord, String)? {
-        try store.session(store.backend.get(AccountKeys.session(token.serviceUserID, token.sessionID), deadline: deadline), token)
+    package func loadSession(_ token: RefreshToken, deadline: Deadline) throws(AccountError) -> (SessionRecord, String)?
+    {
+        try store.session(
+            store.backend.get(AccountKeys.session(token.serviceUserID, token.sessionID), deadline: deadline), token)
     }
 
 }

@@ -22,7 +22,8 @@ package struct SessionFlow {
     package func assumeRoleRequest(_ uuid: String) throws(AccountError) -> AssumeRoleRequest {
         let policy: String
         do throws(CredentialsPolicy.PolicyError) {
-            policy = try CredentialsPolicy.document(bucket: store.settings.bucket, uuid: uuid, region: store.settings.region)
+            policy = try CredentialsPolicy.document(
+                bucket: store.settings.bucket, uuid: uuid, region: store.settings.region)
         } catch {
             throw .internalError("session policy: \(error)")
         }
@@ -38,7 +39,9 @@ package struct SessionFlow {
             serviceUserID: uuid, sessionID: sessionID, secret: store.environment.randomBytes(RefreshToken.secretBytes))
     }
 
-    package func issued(_ credentials: TemporaryCredentials, _ token: RefreshToken, _ record: SessionRecord) -> IssuedSession {
+    package func issued(
+        _ credentials: TemporaryCredentials, _ token: RefreshToken, _ record: SessionRecord
+    ) -> IssuedSession {
         IssuedSession(
             credentials: credentials, refreshToken: token, refreshTokenExpiresAtMs: record.expiresAtMs,
             storagePrefix: AccountKeys.userPrefix(token.serviceUserID))

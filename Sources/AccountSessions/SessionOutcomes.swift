@@ -11,7 +11,10 @@ package struct IssuedSession: Sendable {
     package var refreshTokenExpiresAtMs: Int64
     package var storagePrefix: String
 
-    package init(credentials: TemporaryCredentials, refreshToken: RefreshToken, refreshTokenExpiresAtMs: Int64, storagePrefix: String) {
+    package init(
+        credentials: TemporaryCredentials, refreshToken: RefreshToken, refreshTokenExpiresAtMs: Int64,
+        storagePrefix: String
+    ) {
         self.credentials = credentials
         self.refreshToken = refreshToken
         self.refreshTokenExpiresAtMs = refreshTokenExpiresAtMs
@@ -40,7 +43,10 @@ package struct SessionSummary: Sendable, Equatable {
     package var expiresAtMs: Int64
     package var isCurrent: Bool
 
-    package init(sessionID: String, provider: IdentityProvider, device: String? = nil, signedInAtMs: Int64, lastRefreshedAtMs: Int64, expiresAtMs: Int64, isCurrent: Bool) {
+    package init(
+        sessionID: String, provider: IdentityProvider, device: String? = nil, signedInAtMs: Int64,
+        lastRefreshedAtMs: Int64, expiresAtMs: Int64, isCurrent: Bool
+    ) {
         self.sessionID = sessionID
         self.provider = provider
         self.device = device

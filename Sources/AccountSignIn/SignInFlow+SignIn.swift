@@ -42,8 +42,11 @@ extension SignInFlow {
                 case .ignored: break
                 }
                 guard intent != .signin else { throw .accountNotFound }
-                let fresh = IdentityMapping(uuid: store.environment.uuid(), linkID: store.environment.hexID(), object: nil)
-                switch try store.backend.put(store.identityPut(key, uuid: fresh.uuid, linkID: fresh.linkID!), deadline: deadline) {
+                let fresh = IdentityMapping(
+                    uuid: store.environment.uuid(), linkID: store.environment.hexID(), object: nil)
+                switch try store.backend.put(
+                    store.identityPut(key, uuid: fresh.uuid, linkID: fresh.linkID!), deadline: deadline)
+                {
                 case .stored:
                     return try signUp(fresh, identity, fullName: fullName, device: device, deadline: deadline)
                 case .preconditionFailed:
@@ -103,7 +106,8 @@ extension SignInFlow {
         // Read after the account's documents are written (a round of its own, Google sign-ups
         // only): a suspension Google reported meanwhile is seen, whatever the event read.
         let checked = try refusingSession(record, deadline: deadline) { () throws(AccountError) in
-            try suspensions.enforceSuspension(account, provider: identity.provider, id: identity.subject, deadline: deadline)
+            try suspensions.enforceSuspension(
+                account, provider: identity.provider, id: identity.subject, deadline: deadline)
         }
         return SignInOutcome(isNewUser: true, account: checked, session: sessions.issued(credentials, token, record))
     }
@@ -206,7 +210,8 @@ extension SignInFlow {
                 return .stale
             }
             acct = try refusingSession(record, deadline: deadline) { () throws(AccountError) in
-                try suspensions.enforceSuspension(completed, provider: identity.provider, id: identity.subject, deadline: deadline)
+                try suspensions.enforceSuspension(
+                    completed, provider: identity.provider, id: identity.subject, deadline: deadline)
             }
         case .stale:
             try store.discard(m, key: key, session: record, deadline: deadline)
@@ -214,7 +219,8 @@ extension SignInFlow {
         }
         return .signedIn(
             SignInOutcome(
-                isNewUser: isNewUser, account: acct, session: sessions.issued(credentials, token, record), rekeyed: rekeyed))
+                isNewUser: isNewUser, account: acct, session: sessions.issued(credentials, token, record),
+                rekeyed: rekeyed))
     }
 
     package func newSession(

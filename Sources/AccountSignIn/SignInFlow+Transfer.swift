@@ -27,7 +27,8 @@ extension SignInFlow {
     ) throws(AccountError) -> TransferSignIn {
         guard identity.provider == .apple, let transferSub = identity.transferSub else { return .ignored }
         let transferKey = AccountKeys.appleTransfer(transferSub)
-        guard let transfer = try store.mapping(store.backend.get(transferKey, deadline: deadline), key: transferKey) else {
+        guard let transfer = try store.mapping(store.backend.get(transferKey, deadline: deadline), key: transferKey)
+        else {
             return .ignored
         }
         switch try links.rekeyApple(

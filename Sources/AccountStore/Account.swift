@@ -19,4 +19,3 @@ package struct Account: Sendable {
         self.providersETag = providersETag
     }
 }
-

@@ -61,7 +61,9 @@ extension AccountStore {
 
     /// Removes a stale identity file (exactly the version read) and, best effort, the session
     /// record this sign-in wrote before it knew.
-    package func discard(_ m: IdentityMapping, key: String, session: SessionRecord?, deadline: Deadline) throws(AccountError) {
+    package func discard(
+        _ m: IdentityMapping, key: String, session: SessionRecord?, deadline: Deadline
+    ) throws(AccountError) {
         var round = Round()
         let file = round.delete(key, identityDelete(m))
         if let session { _ = round.delete(AccountKeys.session(session.serviceUserID, session.sessionID), .none) }

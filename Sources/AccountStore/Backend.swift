@@ -51,7 +51,9 @@ package struct Round {
         add(.s3ListPage(request)) { if case .listing(let l) = $0 { return l } else { return nil } }
     }
 
-    package mutating func listVersions(_ prefix: String, after marker: S3VersionListing.Marker?) -> Slot<S3VersionListing> {
+    package mutating func listVersions(
+        _ prefix: String, after marker: S3VersionListing.Marker?
+    ) -> Slot<S3VersionListing> {
         add(.s3ListVersions(prefix: prefix, after: marker)) {
             if case .versions(let v) = $0 { return v } else { return nil }
         }

@@ -49,7 +49,8 @@ extension SuspensionFlow {
             let stored = try suspension(object, provider, id)
             if let stored, !state.supersedes(stored) { return (stored, stored == state) }
             let condition: S3PutCondition = object.map { .ifMatch($0.etag) } ?? .ifNoneMatch
-            if case .stored = try store.backend.put(store.jsonPut(key, state.recordJSON, condition), deadline: deadline) {
+            if case .stored = try store.backend.put(store.jsonPut(key, state.recordJSON, condition), deadline: deadline)
+            {
                 return (state, true)
             }
             store.pauseAfterLostRace()  // a concurrent event wrote it (or this write's answer was lost): re-read
@@ -122,7 +123,8 @@ extension SuspensionFlow {
         _ account: Account, provider: IdentityProvider, id: String, deadline: Deadline
     ) throws(AccountError) -> Account {
         guard provider == .google else { return account }
-        let record = try suspension(store.backend.get(AccountKeys.suspension(provider, id), deadline: deadline), provider, id)
+        let record = try suspension(
+            store.backend.get(AccountKeys.suspension(provider, id), deadline: deadline), provider, id)
         guard let record else { return account }
         return try applySuspension(record, to: account, provider: provider, id: id, deadline: deadline)
     }

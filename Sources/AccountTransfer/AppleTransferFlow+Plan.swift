@@ -42,7 +42,9 @@ package enum TransferPlan {
 /// its entry is stale for `check`, an entry without its file is repaired (by `check`, or the next
 /// pass of `prepare`, which writes it without asking Apple).
 extension AppleTransferFlow {
-    package func planTransfers(_ keys: [String], team: String, deadline: Deadline) throws(AccountError) -> [TransferPlan] {
+    package func planTransfers(
+        _ keys: [String], team: String, deadline: Deadline
+    ) throws(AccountError) -> [TransferPlan] {
         var round = Round()
         let fileSlots = keys.map { round.get($0) }
         let files = store.backend.run(round, deadline: deadline)

@@ -62,7 +62,9 @@ package struct PurchaseState: Sendable, Equatable {
     }
 
     /// When the entitlement ends: the grace period's end while in grace, else the period's end.
-    package var entitlementEndMs: Int64? { status == .grace ? (gracePeriodExpiresDateMs ?? expiresDateMs) : expiresDateMs }
+    package var entitlementEndMs: Int64? {
+        status == .grace ? (gracePeriodExpiresDateMs ?? expiresDateMs) : expiresDateMs
+    }
 
     /// The stored record: Apple's names and milliseconds since the epoch, as in its payloads.
     package var json: JSONValue {

@@ -111,7 +111,8 @@ enum Console {
     static func stateAfter(_ uuid: String?, _ context: OperatorContext) -> [(String, JSONValue)] {
         guard let uuid else { return [] }
         do throws(AccountError) {
-            let i = try context.operatorFlow.inspect(uuid, withObjectKeys: false, deadline: .after(milliseconds: 30_000))
+            let i = try context.operatorFlow.inspect(
+                uuid, withObjectKeys: false, deadline: .after(milliseconds: 30_000))
             return [("stateAfter", i.changeState(nowMs: Clock.nowMilliseconds()))]
         } catch {
             return [("stateAfter", .null), ("stateAfterError", .string(AccountStore.brief(error)))]

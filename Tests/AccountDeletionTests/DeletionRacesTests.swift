@@ -58,7 +58,9 @@ import Glibc
         _ = try f.service.deletion.runScheduledDeletions(purgeUntil: .none, deadline: .none)
         #expect(f.s3.keys.allSatisfy { !$0.hasPrefix("identities/") })
         #expect(
-            accountError { _ = try f.service.signIn.signIn(identity: g1, intent: .signin, fullName: nil, deadline: .none) }
+            accountError {
+                _ = try f.service.signIn.signIn(identity: g1, intent: .signin, fullName: nil, deadline: .none)
+            }
                 == "accountNotFound")
     }
 
@@ -115,7 +117,8 @@ import Glibc
         for key in Self.userKeys { f.s3.store(prefix + key, [1, 2, 3], contentType: "image/jpeg") }
         f.s3.startUpload(prefix + "photos/big\r.mov")
         f.s3.startUpload(prefix + "photos/big.mov")
-        let out = try f.service.deletion.deleteAccount(token: up.session.refreshToken.value, purgeUntil: far, deadline: .none)
+        let out = try f.service.deletion.deleteAccount(
+            token: up.session.refreshToken.value, purgeUntil: far, deadline: .none)
         #expect(out.purgeComplete)
         #expect(f.s3.versions(under: prefix) == 0, "\(f.s3.keys.filter { $0.hasPrefix(prefix) })")
         #expect(f.s3.uploads.isEmpty)
@@ -127,7 +130,8 @@ import Glibc
         let f = AccountFixture()
         let up = try f.signUp()
         f.s3.poisonedPrefixes = [AccountKeys.userPrefix(up.account.serviceUserID)]
-        let out = try f.service.deletion.deleteAccount(token: up.session.refreshToken.value, purgeUntil: far, deadline: .none)
+        let out = try f.service.deletion.deleteAccount(
+            token: up.session.refreshToken.value, purgeUntil: far, deadline: .none)
         #expect(!out.purgeComplete)
         #expect(f.providers(up.account.serviceUserID)?.isDeleted == true)
     }
@@ -200,7 +204,8 @@ import Glibc
         f.backend.intercept = { call, _ in
             if !raced, case .s3Put(let p) = call, p.key == AccountKeys.providers(uuid) {
                 raced = true
-                _ = try? f.service.links.unlink(token: up.session.refreshToken.value, provider: .google, deadline: .none)
+                _ = try? f.service.links.unlink(
+                    token: up.session.refreshToken.value, provider: .google, deadline: .none)
             }
             return .proceed
         }
@@ -221,7 +226,8 @@ import Glibc
         let up = try f.signUp()
         let uuid = up.account.serviceUserID
         _ = try f.service.links.link(token: up.session.refreshToken.value, identity: g1, deadline: .none)
-        let viaGoogle = try f.service.signIn.signIn(identity: g1, intent: .signin, fullName: nil, device: nil, deadline: .none)
+        let viaGoogle = try f.service.signIn.signIn(
+            identity: g1, intent: .signin, fullName: nil, device: nil, deadline: .none)
         let newApple = VerifiedIdentity(
             provider: .apple, subject: "001234.abc.0002", email: "b@privaterelay.appleid.com", emailVerified: true,
             isPrivateEmail: true, realUserStatus: 2)

@@ -42,7 +42,8 @@ import Testing
         let f = AccountFixture()
         let up = try populated(f)
         let uuid = up.account.serviceUserID
-        let out = try f.service.deletion.deleteAccount(token: up.session.refreshToken.value, purgeUntil: far, deadline: .none)
+        let out = try f.service.deletion.deleteAccount(
+            token: up.session.refreshToken.value, purgeUntil: far, deadline: .none)
         #expect(out.serviceUserID == uuid && out.purgeComplete && out.appleSubject == AccountFixture.apple.subject)
         #expect(f.s3.versions(under: AccountKeys.userPrefix(uuid)) == 0, "every version and delete marker")
         #expect(f.s3.history.keys.filter { $0.hasPrefix("identities/") }.isEmpty)
@@ -57,7 +58,9 @@ import Testing
             accountError { _ = try f.service.sessions.refresh(token: up.session.refreshToken.value, deadline: .none) }
                 == "sessionInvalid")
         #expect(
-            accountError { _ = try f.service.signIn.signIn(identity: g1, intent: .signin, fullName: nil, deadline: .none) }
+            accountError {
+                _ = try f.service.signIn.signIn(identity: g1, intent: .signin, fullName: nil, deadline: .none)
+            }
                 == "accountNotFound")
         let again = try f.signUp()
         #expect(again.isNewUser && again.account.serviceUserID != uuid)
@@ -77,7 +80,8 @@ import Testing
         }
         #expect(f.s3.versions(under: AccountKeys.userPrefix(uuid)) > 2_000)
         f.backend.applyRoundsBackwards = backwards
-        let out = try f.service.deletion.deleteAccount(token: up.session.refreshToken.value, purgeUntil: far, deadline: .none)
+        let out = try f.service.deletion.deleteAccount(
+            token: up.session.refreshToken.value, purgeUntil: far, deadline: .none)
         #expect(out.purgeComplete)
         #expect(f.s3.versions(under: AccountKeys.userPrefix(uuid)) == 0, "every version and delete marker")
     }
@@ -122,7 +126,8 @@ import Testing
         }
         #expect(
             accountError {
-                _ = try f.service.deletion.deleteAccount(token: up.session.refreshToken.value, purgeUntil: far, deadline: .none)
+                _ = try f.service.deletion.deleteAccount(
+                    token: up.session.refreshToken.value, purgeUntil: far, deadline: .none)
             } == "upstream")
         f.backend.intercept = nil
         #expect(f.s3.current(AccountKeys.deletion(uuid)) != nil && f.s3.current(AccountKeys.profile(uuid)) != nil)
@@ -142,12 +147,15 @@ import Testing
         f.backend.intercept = { call, _ in
             if !raced, case .s3Get(let key) = call, key == AccountKeys.profile(uuid) {
                 raced = true
-                _ = try? f.service.deletion.deleteAccount(token: up.session.refreshToken.value, purgeUntil: far, deadline: .none)
+                _ = try? f.service.deletion.deleteAccount(
+                    token: up.session.refreshToken.value, purgeUntil: far, deadline: .none)
             }
             return .proceed
         }
         #expect(
-            accountError { _ = try f.service.signIn.signIn(identity: g1, intent: .signin, fullName: nil, deadline: .none) }
+            accountError {
+                _ = try f.service.signIn.signIn(identity: g1, intent: .signin, fullName: nil, deadline: .none)
+            }
                 == "accountNotFound")
         #expect(raced && f.s3.versions(under: AccountKeys.userPrefix(uuid)) == 0, "its session record went too")
         let fresh = try f.service.signIn.signIn(identity: g1, intent: .auto, fullName: nil, deadline: .none)
@@ -170,7 +178,9 @@ import Testing
             return .proceed
         }
         #expect(
-            accountError { _ = try f.service.links.link(token: up.session.refreshToken.value, identity: g1, deadline: .none) }
+            accountError {
+                _ = try f.service.links.link(token: up.session.refreshToken.value, identity: g1, deadline: .none)
+            }
                 != nil)
         #expect(raced && f.s3.current(AccountKeys.identity(.google, "111")) == nil)
         // The deletion found the link's claim without its file: it waits until that link has surely ended.
@@ -185,7 +195,8 @@ import Testing
         f.nowMs += 601_000
         #expect(
             accountError {
-                _ = try f.service.deletion.deleteAccount(token: up.session.refreshToken.value, purgeUntil: far, deadline: .none)
+                _ = try f.service.deletion.deleteAccount(
+                    token: up.session.refreshToken.value, purgeUntil: far, deadline: .none)
             } == "reauthenticationRequired")
         #expect(f.s3.current(AccountKeys.deletion(up.account.serviceUserID)) == nil)
     }

@@ -46,7 +46,8 @@ import Testing
             default: return .proceed
             }
         }
-        let out = try f.service.deletion.deleteAccount(token: up.session.refreshToken.value, purgeUntil: .none, deadline: .none)
+        let out = try f.service.deletion.deleteAccount(
+            token: up.session.refreshToken.value, purgeUntil: .none, deadline: .none)
         #expect(!out.purgeComplete)
         #expect(f.s3.versions(under: AccountKeys.userPrefix(uuid)) == 1, "only the refused key is left")
         #expect(f.s3.uploads == [upload], "only the refused upload is left")
@@ -79,7 +80,8 @@ import Testing
             default: return .proceed
             }
         }
-        let out = try f.service.deletion.deleteAccount(token: up.session.refreshToken.value, purgeUntil: .none, deadline: .none)
+        let out = try f.service.deletion.deleteAccount(
+            token: up.session.refreshToken.value, purgeUntil: .none, deadline: .none)
         #expect(!out.purgeComplete && f.s3.current(odd) == nil)
         #expect(f.s3.versions(under: AccountKeys.userPrefix(uuid)) == 1 && f.s3.current(stubborn) != nil)
         #expect(f.s3.json(AccountKeys.deletion(uuid)).flatMap(DeletionRecord.init(json:))?.keysFailed == 1)

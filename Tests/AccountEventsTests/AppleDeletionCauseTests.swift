@@ -64,7 +64,9 @@ import TokenVerification
         } else {
             #expect(googleFile != uuid, "\(step): Google's file names the deleted account")
         }
-        let signIn = Result { try f.service.signIn.signIn(identity: g1, intent: .signin, fullName: nil, deadline: .none) }
+        let signIn = Result {
+            try f.service.signIn.signIn(identity: g1, intent: .signin, fullName: nil, deadline: .none)
+        }
         switch signIn {
         case .success(let out):
             #expect(out.account.serviceUserID == uuid && alive, "\(step): Google reached another account")
@@ -86,7 +88,8 @@ import TokenVerification
                 s3.current(AccountKeys.deletion(uuid)) != nil
             {
                 linked =
-                    (try? f.service.links.link(token: up.session.refreshToken.value, identity: g1, deadline: .none)) != nil
+                    (try? f.service.links.link(token: up.session.refreshToken.value, identity: g1, deadline: .none))
+                    != nil
             }
             return .proceed
         }
@@ -203,7 +206,8 @@ import TokenVerification
         _ = accountError { _ = try deliver(f, jti: "jti-then-user") }
         f.backend.intercept = nil
         _ = try f.service.links.link(token: up.session.refreshToken.value, identity: g1, deadline: .none)
-        let out = try f.service.deletion.deleteAccount(token: up.session.refreshToken.value, purgeUntil: .none, deadline: .none)
+        let out = try f.service.deletion.deleteAccount(
+            token: up.session.refreshToken.value, purgeUntil: .none, deadline: .none)
         #expect(out.purgeComplete && f.s3.versions(under: AccountKeys.userPrefix(uuid)) == 0)
         let record = f.s3.json(AccountKeys.deletion(uuid)).flatMap(DeletionRecord.init(json:))
         #expect(record?.cause == .requested && record?.committedAtMs != nil)
@@ -251,7 +255,8 @@ import TokenVerification
                 f.backend.intercept = nil
                 if calls <= k { break }
                 let linked =
-                    (try? f.service.links.link(token: up.session.refreshToken.value, identity: g1, deadline: .none)) != nil
+                    (try? f.service.links.link(token: up.session.refreshToken.value, identity: g1, deadline: .none))
+                    != nil
                 _ = accountError { _ = try deliver(f, jti: "jti-\(k)") }  // Apple's retry
                 runSchedule(f)
                 expectConsistent(f, uuid, linked: linked, "\(fault) at call \(k)")

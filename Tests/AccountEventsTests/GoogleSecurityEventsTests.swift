@@ -26,7 +26,8 @@ import Testing
         _ f: AccountFixture, _ effect: GoogleSecurityEffect?, sub: String = "222", iat: Int64,
         jti: String = "jti-\(Int.random(in: 0..<1_000_000))"
     ) throws -> GoogleSecurityEventResult {
-        try f.service.googleEvents.processGoogleSecurityEvent(effect, subject: sub, eventID: jti, issuedAtMs: iat, deadline: .none)
+        try f.service.googleEvents.processGoogleSecurityEvent(
+            effect, subject: sub, eventID: jti, issuedAtMs: iat, deadline: .none)
     }
 
     /// An account signed up with Apple, `g` linked, and a session signed in with `g`.
@@ -53,7 +54,9 @@ import Testing
         f.nowMs += 1_000
         let result = try event(f, .endSessions, iat: f.nowMs / 1000 * 1000)
         #expect(result.outcome == .processed && result.serviceUserID == uuid && result.sessionsEnded)
-        #expect(accountError { _ = try f.service.sessions.refresh(token: google.value, deadline: .none) } == "sessionInvalid")
+        #expect(
+            accountError { _ = try f.service.sessions.refresh(token: google.value, deadline: .none) }
+                == "sessionInvalid")
         _ = try f.service.sessions.refresh(token: apple.value, deadline: .none)
         f.nowMs += 1
         let again = try f.service.signIn.signIn(identity: g, intent: .signin, fullName: nil, deadline: .none)
@@ -67,11 +70,15 @@ import Testing
         let suspended = try event(f, .suspend(reason: "hijacking"), iat: issued)
         #expect(suspended.outcome == .processed && suspended.suspension?.suspended == true)
         #expect(f.providers(uuid)?.isSuspended(.google, id: "222") == true)
-        #expect(accountError { _ = try f.service.sessions.refresh(token: google.value, deadline: .none) } == "sessionInvalid")
+        #expect(
+            accountError { _ = try f.service.sessions.refresh(token: google.value, deadline: .none) }
+                == "sessionInvalid")
         let before = f.backend.fingerprint
         for intent in [SignInIntent.signin, .auto, .signup] {
             #expect(
-                accountError { _ = try f.service.signIn.signIn(identity: g, intent: intent, fullName: nil, deadline: .none) }
+                accountError {
+                    _ = try f.service.signIn.signIn(identity: g, intent: intent, fullName: nil, deadline: .none)
+                }
                     == "identitySuspended")
         }
         #expect(
@@ -84,7 +91,9 @@ import Testing
         f.nowMs += 1
         let back = try f.service.signIn.signIn(identity: g, intent: .signin, fullName: nil, deadline: .none)
         #expect(back.account.serviceUserID == uuid)
-        #expect(accountError { _ = try f.service.sessions.refresh(token: google.value, deadline: .none) } == "sessionInvalid")
+        #expect(
+            accountError { _ = try f.service.sessions.refresh(token: google.value, deadline: .none) }
+                == "sessionInvalid")
     }
 
     @Test func anIdentityNoAccountHoldsIsSuspendedToo() throws {

@@ -47,13 +47,16 @@ import Testing
             if !raced, case .s3Put(let p) = call, p.key.hasSuffix("providers.json") {
                 raced = true
                 #expect(
-                    (try? f.service.links.link(token: up.session.refreshToken.value, identity: g2, deadline: .none))?.status
+                    (try? f.service.links.link(token: up.session.refreshToken.value, identity: g2, deadline: .none))?
+                        .status
                         == .linked)
             }
             return .proceed
         }
         #expect(
-            accountError { _ = try f.service.links.link(token: up.session.refreshToken.value, identity: g1, deadline: .none) }
+            accountError {
+                _ = try f.service.links.link(token: up.session.refreshToken.value, identity: g1, deadline: .none)
+            }
                 == "providerAlreadyLinked")
         #expect(f.providers(up.account.serviceUserID)?.providers.map(\.id) == [AccountFixture.apple.subject, "222"])
         #expect(f.s3.current(AccountKeys.identity(.google, "111")) == nil)
@@ -73,11 +76,15 @@ import Testing
             return .proceed
         }
         #expect(
-            accountError { _ = try f.service.links.link(token: up.session.refreshToken.value, identity: g1, deadline: .none) }
+            accountError {
+                _ = try f.service.links.link(token: up.session.refreshToken.value, identity: g1, deadline: .none)
+            }
                 == "upstream")
         f.backend.intercept = nil
         #expect(
-            accountError { _ = try f.service.links.link(token: up.session.refreshToken.value, identity: g2, deadline: .none) }
+            accountError {
+                _ = try f.service.links.link(token: up.session.refreshToken.value, identity: g2, deadline: .none)
+            }
                 == "providerAlreadyLinked")
         #expect(f.s3.current(AccountKeys.identity(.google, "222")) == nil)
         let viaG1 = try f.service.signIn.signIn(identity: g1, intent: .signin, fullName: nil, deadline: .none)
@@ -89,7 +96,9 @@ import Testing
         let up = try f.signUp()
         let rotated = try f.service.sessions.refresh(token: up.session.refreshToken.value, deadline: .none)
         #expect(
-            accountError { _ = try f.service.links.link(token: up.session.refreshToken.value, identity: g1, deadline: .none) }
+            accountError {
+                _ = try f.service.links.link(token: up.session.refreshToken.value, identity: g1, deadline: .none)
+            }
                 == "sessionInvalid")
         f.nowMs += 601_000
         #expect(
@@ -105,7 +114,9 @@ import Testing
         _ = try f.signUp(g1)
         let before = f.backend.fingerprint
         #expect(
-            accountError { _ = try f.service.links.link(token: up.session.refreshToken.value, identity: g1, deadline: .none) }
+            accountError {
+                _ = try f.service.links.link(token: up.session.refreshToken.value, identity: g1, deadline: .none)
+            }
                 == "providerAlreadyLinked")
         #expect(f.backend.fingerprint == before)
     }
@@ -166,7 +177,9 @@ import Testing
         f.backend.intercept = nil
         #expect(f.s3.current(AccountKeys.identity(.google, "111")) != nil)
         #expect(
-            accountError { _ = try f.service.signIn.signIn(identity: g1, intent: .signin, fullName: nil, deadline: .none) }
+            accountError {
+                _ = try f.service.signIn.signIn(identity: g1, intent: .signin, fullName: nil, deadline: .none)
+            }
                 == "accountNotFound")
         #expect(f.providers(up.account.serviceUserID)?.providers.map(\.type) == [.apple], "not listed again")
         #expect(f.s3.current(AccountKeys.identity(.google, "111")) == nil, "the sign-in removed the leftover")
@@ -198,12 +211,15 @@ import Testing
         f.backend.intercept = { call, _ in
             if !raced, case .s3Get(let key) = call, key.hasSuffix("providers.json") {
                 raced = true
-                _ = try? f.service.links.unlink(token: up.session.refreshToken.value, provider: .google, deadline: .none)
+                _ = try? f.service.links.unlink(
+                    token: up.session.refreshToken.value, provider: .google, deadline: .none)
             }
             return .proceed
         }
         #expect(
-            accountError { _ = try f.service.signIn.signIn(identity: g1, intent: .signin, fullName: nil, deadline: .none) }
+            accountError {
+                _ = try f.service.signIn.signIn(identity: g1, intent: .signin, fullName: nil, deadline: .none)
+            }
                 == "accountNotFound")
         #expect(raced && f.providers(up.account.serviceUserID)?.providers.map(\.type) == [.apple])
         #expect(f.s3.current(AccountKeys.identity(.google, "111")) == nil)
@@ -216,11 +232,15 @@ import Testing
         let intruder = try f.service.signIn.signIn(identity: g1, intent: .signin, fullName: nil, deadline: .none)
         _ = try f.service.links.unlink(token: up.session.refreshToken.value, provider: .google, deadline: .none)
         #expect(
-            accountError { _ = try f.service.sessions.refresh(token: intruder.session.refreshToken.value, deadline: .none) }
+            accountError {
+                _ = try f.service.sessions.refresh(token: intruder.session.refreshToken.value, deadline: .none)
+            }
                 == "sessionInvalid")
         _ = try f.service.links.link(token: up.session.refreshToken.value, identity: g1, deadline: .none)
         #expect(
-            accountError { _ = try f.service.sessions.refresh(token: intruder.session.refreshToken.value, deadline: .none) }
+            accountError {
+                _ = try f.service.sessions.refresh(token: intruder.session.refreshToken.value, deadline: .none)
+            }
                 == "sessionInvalid")
         _ = try f.service.sessions.refresh(token: up.session.refreshToken.value, deadline: .none)
     }

@@ -81,7 +81,8 @@ import Testing
         let uuids = try (0..<4).map { try f.signUp(AccountFixture.google("80\($0)")).account.serviceUserID }
         plant(f, [staleFile(uuids[3])])
         let before = f.backend.fingerprint
-        let cut = f.service.storeCheck.checkStore(StoreCheckOptions(repair: true, maxPages: 2, pageSize: 1), deadline: .none)
+        let cut = f.service.storeCheck.checkStore(
+            StoreCheckOptions(repair: true, maxPages: 2, pageSize: 1), deadline: .none)
         #expect(!cut.complete && cut.repairsWithheld && cut.unchecked.contains { $0.contains("page limit") })
         #expect(cut.findings.allSatisfy { $0.repaired == nil }, "nothing repaired")
         #expect(

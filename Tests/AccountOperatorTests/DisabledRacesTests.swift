@@ -122,7 +122,8 @@ import Testing
                 let up = try f.signUp()
                 return (f, up.account.serviceUserID, up.session.refreshToken.value)
             },
-            action: { f, _, token in _ = try f.service.links.link(token: token, identity: Self.google, deadline: .none) },
+            action: { f, _, token in _ = try f.service.links.link(token: token, identity: Self.google, deadline: .none)
+            },
             committedAt: { f, uuid in
                 f.s3.history[AccountKeys.providers(uuid)]?.first {
                     ProvidersDocumentJSON.decode($0.body)?.index(of: .google, id: Self.google.subject) != nil
@@ -147,7 +148,8 @@ import Testing
             setUp: {
                 let f = AccountFixture()
                 let up = try f.signUp()
-                _ = try f.service.links.link(token: up.session.refreshToken.value, identity: Self.google, deadline: .none)
+                _ = try f.service.links.link(
+                    token: up.session.refreshToken.value, identity: Self.google, deadline: .none)
                 return (f, up.account.serviceUserID, up.session.refreshToken.value)
             },
             action: { f, _, token in _ = try f.service.links.unlink(token: token, provider: .google, deadline: .none) },

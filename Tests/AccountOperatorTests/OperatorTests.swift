@@ -26,7 +26,8 @@ import Testing
 
     func linked(_ f: AccountFixture) throws -> SignInOutcome {
         let up = try f.signUp()
-        _ = try f.service.links.link(token: up.session.refreshToken.value, identity: AccountFixture.google(), deadline: .none)
+        _ = try f.service.links.link(
+            token: up.session.refreshToken.value, identity: AccountFixture.google(), deadline: .none)
         return up
     }
 
@@ -43,13 +44,21 @@ import Testing
             { try s.sessions.signOut(token: token, deadline: .none) },
             { _ = try s.sessions.listSessions(token: token, deadline: .none) },
             { _ = try s.sessions.signOutOthers(token: token, deadline: .none) },
-            { try s.sessions.signOutSession(token: token, sessionID: up.session.refreshToken.sessionID, deadline: .none) },
+            {
+                try s.sessions.signOutSession(
+                    token: token, sessionID: up.session.refreshToken.sessionID, deadline: .none)
+            },
             { _ = try s.links.unlink(token: token, provider: .google, deadline: .none) },
             { _ = try s.links.link(token: token, identity: AccountFixture.google("222"), deadline: .none) },
             { _ = try s.deletion.deleteAccount(token: token, purgeUntil: far, deadline: .none) },
             { _ = try f.signUp() },
-            { _ = try s.signIn.signIn(identity: AccountFixture.google(), intent: .signin, fullName: nil, deadline: .none) },
-            { _ = try s.signIn.signIn(identity: AccountFixture.apple, intent: .signup, fullName: nil, deadline: .none) },
+            {
+                _ = try s.signIn.signIn(
+                    identity: AccountFixture.google(), intent: .signin, fullName: nil, deadline: .none)
+            },
+            {
+                _ = try s.signIn.signIn(identity: AccountFixture.apple, intent: .signup, fullName: nil, deadline: .none)
+            },
         ]
         for (n, action) in refusals.enumerated() {
             #expect(accountError(action) == "accountDisabled", "action \(n)")
@@ -88,15 +97,19 @@ import Testing
         let deleted = try f.service.operatorFlow.deleteAccount(operatorDeletes: uuid, purgeUntil: far, deadline: .none)
         #expect(deleted.purgeComplete && deleted.appleSubject == AccountFixture.apple.subject)
         #expect(f.s3.current(AccountKeys.identity(.apple, AccountFixture.apple.subject)) == nil)
-        #expect(accountError { _ = try f.service.operatorFlow.setDisabled(uuid, disable, deadline: .none) } == "accountNotFound")
+        #expect(
+            accountError { _ = try f.service.operatorFlow.setDisabled(uuid, disable, deadline: .none) }
+                == "accountNotFound")
     }
 
     @Test func anOperatorDeletionLeavesWhatTheAppsDeletionLeaves() throws {
         let f = AccountFixture()
         let app = try f.signUp()
         let op = try f.signUp(AccountFixture.google("333"))
-        _ = try f.service.deletion.deleteAccount(token: app.session.refreshToken.value, purgeUntil: far, deadline: .none)
-        _ = try f.service.operatorFlow.deleteAccount(operatorDeletes: op.account.serviceUserID, purgeUntil: far, deadline: .none)
+        _ = try f.service.deletion.deleteAccount(
+            token: app.session.refreshToken.value, purgeUntil: far, deadline: .none)
+        _ = try f.service.operatorFlow.deleteAccount(
+            operatorDeletes: op.account.serviceUserID, purgeUntil: far, deadline: .none)
         func left(_ uuid: String) -> [String] {
             f.s3.history.filter { $0.key.hasPrefix("users/\(uuid)/") && !$0.value.isEmpty }.keys.sorted()
         }
@@ -120,7 +133,8 @@ import Testing
     @Test func exportShowsSessionsWithoutHashes() throws {
         let f = AccountFixture()
         let up = try f.signUp(device: "iPhone")
-        let inspection = try f.service.operatorFlow.inspect(up.account.serviceUserID, withObjectKeys: true, deadline: .none)
+        let inspection = try f.service.operatorFlow.inspect(
+            up.account.serviceUserID, withObjectKeys: true, deadline: .none)
         let text = inspection.json(nowMs: f.nowMs, forExport: true).serializedString()
         let record = try #require(f.session(up.session.refreshToken))
         #expect(!text.contains(record.currentHash) && !text.contains("linkID") && text.contains("iPhone"))

@@ -76,7 +76,8 @@ import Testing
             "refund-2", subscription: refunded, status: .revoked, expiryMs: refunded.expiresDateMs,
             product: premium, deadline: .none)
         #expect(refund == .processed && subscription(f, a.account.serviceUserID)?["status"] == "revoked")
-        _ = try f.service.deletion.deleteAccount(token: a.session.refreshToken.value, purgeUntil: .none, deadline: .none)
+        _ = try f.service.deletion.deleteAccount(
+            token: a.session.refreshToken.value, purgeUntil: .none, deadline: .none)
         #expect(f.s3.current(stateKey(Self.monthly)) != nil, "the state left with the account")
         let b = try f.signUp(AccountFixture.google())
         let out = try f.service.purchases.claimPurchase(

@@ -136,7 +136,8 @@ import Testing
         let f = AccountFixture()
         let a = try f.signUp()
         let b = try f.signUp(AccountFixture.google())
-        _ = try f.service.deletion.deleteAccount(token: a.session.refreshToken.value, purgeUntil: .none, deadline: .none)
+        _ = try f.service.deletion.deleteAccount(
+            token: a.session.refreshToken.value, purgeUntil: .none, deadline: .none)
         // As a claim cut short after its file and before its clean-up would leave it.
         f.s3.store(
             AccountKeys.purchaseClaim("2000000100000001"), Array(a.account.serviceUserID.utf8),

@@ -75,12 +75,17 @@ import TokenVerification
         let google = try sessions(f, g1, Self.beyondOnePage)
         _ = try f.service.links.unlink(token: up.session.refreshToken.value, provider: .google, deadline: .none)
         for token in google {
-            #expect(accountError { _ = try f.service.sessions.refresh(token: token.value, deadline: .none) } == "sessionInvalid")
+            #expect(
+                accountError { _ = try f.service.sessions.refresh(token: token.value, deadline: .none) }
+                    == "sessionInvalid")
         }
         let apple = try sessions(f, AccountFixture.apple, Self.beyondOnePage)
-        _ = try f.service.deletion.deleteAccount(token: up.session.refreshToken.value, purgeUntil: .none, deadline: .none)
+        _ = try f.service.deletion.deleteAccount(
+            token: up.session.refreshToken.value, purgeUntil: .none, deadline: .none)
         for token in apple {
-            #expect(accountError { _ = try f.service.sessions.refresh(token: token.value, deadline: .none) } == "sessionInvalid")
+            #expect(
+                accountError { _ = try f.service.sessions.refresh(token: token.value, deadline: .none) }
+                    == "sessionInvalid")
         }
     }
 

@@ -49,9 +49,13 @@ import Testing
         let assumed = f.s3.assumed.count
         #expect(accountError { _ = try f.service.sessions.refresh(token: forged, deadline: .none) } == "sessionInvalid")
         #expect(accountError { try f.service.sessions.signOut(token: forged, deadline: .none) } == "sessionInvalid")
-        #expect(accountError { _ = try f.service.sessions.listSessions(token: forged, deadline: .none) } == "sessionInvalid")
         #expect(
-            accountError { _ = try f.service.links.link(token: forged, identity: AccountFixture.google(), deadline: .none) }
+            accountError { _ = try f.service.sessions.listSessions(token: forged, deadline: .none) } == "sessionInvalid"
+        )
+        #expect(
+            accountError {
+                _ = try f.service.links.link(token: forged, identity: AccountFixture.google(), deadline: .none)
+            }
                 == "sessionInvalid")
         #expect(f.backend.fingerprint == before && f.s3.assumed.count == assumed)
         _ = try f.service.sessions.refresh(token: up.session.refreshToken.value, deadline: .none)
@@ -115,14 +119,22 @@ import Testing
     @Test func aSupersededTokenAfterTheGraceRevokesTheSession() throws {
         let f = AccountFixture()
         let up = try f.signUp()
-        let owner = try f.service.sessions.refresh(token: up.session.refreshToken.value, deadline: .none).session.refreshToken
-        let thief = try f.service.sessions.refresh(token: up.session.refreshToken.value, deadline: .none).session.refreshToken
-        #expect(accountError { _ = try f.service.sessions.refresh(token: owner.value, deadline: .none) } == "sessionInvalid")
+        let owner = try f.service.sessions.refresh(token: up.session.refreshToken.value, deadline: .none).session
+            .refreshToken
+        let thief = try f.service.sessions.refresh(token: up.session.refreshToken.value, deadline: .none).session
+            .refreshToken
+        #expect(
+            accountError { _ = try f.service.sessions.refresh(token: owner.value, deadline: .none) } == "sessionInvalid"
+        )
         #expect(f.session(owner)?.isRevoked == false, "inside the grace: refused, nothing revoked")
         f.nowMs += 31_000
-        #expect(accountError { _ = try f.service.sessions.refresh(token: owner.value, deadline: .none) } == "sessionInvalid")
+        #expect(
+            accountError { _ = try f.service.sessions.refresh(token: owner.value, deadline: .none) } == "sessionInvalid"
+        )
         #expect(f.session(owner)?.isRevoked == true)
-        #expect(accountError { _ = try f.service.sessions.refresh(token: thief.value, deadline: .none) } == "sessionInvalid")
+        #expect(
+            accountError { _ = try f.service.sessions.refresh(token: thief.value, deadline: .none) } == "sessionInvalid"
+        )
     }
 
     @Test func signOutTakesTheJustRotatedTokenAndIsIdempotent() throws {
@@ -151,7 +163,9 @@ import Testing
         // Only the current token lists; the just-rotated one does not.
         let rotated = try f.service.sessions.refresh(token: c.session.refreshToken.value, deadline: .none)
         #expect(
-            accountError { _ = try f.service.sessions.listSessions(token: c.session.refreshToken.value, deadline: .none) }
+            accountError {
+                _ = try f.service.sessions.listSessions(token: c.session.refreshToken.value, deadline: .none)
+            }
                 == "sessionInvalid")
         _ = try f.service.sessions.listSessions(token: rotated.session.refreshToken.value, deadline: .none)
     }
@@ -171,7 +185,9 @@ import Testing
             return .proceed
         }
         #expect(
-            accountError { _ = try f.service.sessions.listSessions(token: a.session.refreshToken.value, deadline: .none) }
+            accountError {
+                _ = try f.service.sessions.listSessions(token: a.session.refreshToken.value, deadline: .none)
+            }
                 == "sessionInvalid")
         #expect(raced)
         f.backend.intercept = nil
@@ -184,7 +200,9 @@ import Testing
         let a = try f.signUp(), b = try f.signUp(), c = try f.signUp()
         f.nowMs += 601_000
         #expect(
-            accountError { _ = try f.service.sessions.signOutOthers(token: c.session.refreshToken.value, deadline: .none) }
+            accountError {
+                _ = try f.service.sessions.signOutOthers(token: c.session.refreshToken.value, deadline: .none)
+            }
                 == "reauthenticationRequired")
         #expect(
             accountError {

@@ -1,4 +1,5 @@
 import AccountTestSupport
+
 /// Tests/integration/test_grants.py holds the generated block against the derivation from
 /// template.yaml; regenerate it with `.venv/bin/python -m signin_tools.standins.grants --swift`.
 extension SimulatedGrants {

@@ -1,4 +1,5 @@
 import AccountTestSupport
+
 @testable import AccountDeletion
 @testable import AccountEvents
 @testable import AccountLinks

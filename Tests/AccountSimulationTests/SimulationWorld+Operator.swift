@@ -56,7 +56,8 @@ extension SimulationWorld {
         switch scheduler.rng.below(100) {
         case 0..<40:
             _ = run(actor, "opDisable \(uuid)", session: nil) { service throws(AccountError) in
-                try service.operatorFlow.setDisabled(uuid, Self.operatorDisable, deadline: .none) ? "disabled" : "already"
+                try service.operatorFlow.setDisabled(uuid, Self.operatorDisable, deadline: .none)
+                    ? "disabled" : "already"
             }
         case 40..<70:
             _ = run(actor, "opEnable \(uuid)", session: nil) { service throws(AccountError) in
@@ -64,7 +65,8 @@ extension SimulationWorld {
             }
         case 70..<80:
             _ = run(actor, "opRevokeOne \(uuid)", session: nil) { service throws(AccountError) in
-                try service.operatorFlow.revokeSessions(uuid, only: target.sessionID, reason: "operator", deadline: .none)
+                try service.operatorFlow.revokeSessions(
+                    uuid, only: target.sessionID, reason: "operator", deadline: .none)
             }
         case 80..<92:
             _ = run(actor, "opRevoke \(uuid)", session: nil) { service throws(AccountError) in
@@ -73,7 +75,8 @@ extension SimulationWorld {
         default:
             let until: Deadline = scheduler.rng.chance(0.5) ? .none : Deadline(epochMilliseconds: 0)
             _ = run(actor, "opDelete \(uuid)", session: nil) { service throws(AccountError) in
-                try service.operatorFlow.deleteAccount(operatorDeletes: uuid, purgeUntil: until, deadline: .none).purgeComplete
+                try service.operatorFlow.deleteAccount(operatorDeletes: uuid, purgeUntil: until, deadline: .none)
+                    .purgeComplete
                     ? "complete" : "pending"
             }
         }

@@ -1,4 +1,5 @@
 import AccountTestSupport
+
 @testable import AccountDeletion
 @testable import AccountEvents
 @testable import AccountLinks
@@ -57,7 +58,8 @@ extension SimulationWorld {
             actor, "claim \(p.originalTransactionID)", session: s, purchase: p.originalTransactionID,
             signedDateMs: p.signedDateMs
         ) { service throws(AccountError) in
-            try service.purchases.claimPurchase(token: s.held, purchase: p, product: Self.product, deadline: .none).status
+            try service.purchases.claimPurchase(token: s.held, purchase: p, product: Self.product, deadline: .none)
+                .status
                 .rawValue
         }
     }

@@ -254,7 +254,9 @@ final class SimulationWorld: @unchecked Sendable {
                 switch action {
                 case 0: _ = try service.sessions.refresh(token: forged, deadline: .none)
                 case 1: try service.sessions.signOut(token: forged, deadline: .none)
-                case 2: _ = try service.links.link(token: forged, identity: SimIdentity.universe[2].verified, deadline: .none)
+                case 2:
+                    _ = try service.links.link(
+                        token: forged, identity: SimIdentity.universe[2].verified, deadline: .none)
                 case 3: _ = try service.links.unlink(token: forged, provider: .apple, deadline: .none)
                 default: _ = try service.sessions.signOutOthers(token: forged, deadline: .none)
                 }

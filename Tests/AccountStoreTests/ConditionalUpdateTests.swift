@@ -13,7 +13,9 @@ import Testing
     static func racing(_ f: AccountFixture, _ uuid: String, times n: Int) -> () -> Int {
         var raced = 0
         f.backend.intercept = { call, s3 in
-            guard case .s3Put(let put) = call, put.key == AccountKeys.providers(uuid), raced < n else { return .proceed }
+            guard case .s3Put(let put) = call, put.key == AccountKeys.providers(uuid), raced < n else {
+                return .proceed
+            }
             raced += 1
             var doc = s3.json(put.key).flatMap(ProvidersDocument.init(json:))!
             doc.providers[0].lastUsed = "2027-01-0\(raced)T00:00:00Z"
@@ -37,7 +39,8 @@ import Testing
         #expect(raced() == 2 && seen.count == 3, "applied again after each lost race")
         #expect(seen.last == "2027-01-02T00:00:00Z", "the last attempt saw the winner's write")
         let stored = try #require(f.providers(uuid))
-        #expect(stored.providers[0].email == "new@example.com" && stored.providers[0].lastUsed == "2027-01-02T00:00:00Z")
+        #expect(
+            stored.providers[0].email == "new@example.com" && stored.providers[0].lastUsed == "2027-01-02T00:00:00Z")
         #expect(account.providers == stored, "the answer is what was stored")
     }
 
@@ -46,8 +49,11 @@ import Testing
         let up = try f.signUp()
         let uuid = up.account.serviceUserID
         _ = Self.racing(f, uuid, times: AccountStore.maxConditionalAttempts)
-        #expect(accountError { _ = try f.service.store.updateProviders(up.account, deadline: .none) { _ in true } } == "conflict")
-        #expect(f.providers(uuid)?.providers[0].lastUsed == "2027-01-08T00:00:00Z", "nothing of this update was written")
+        #expect(
+            accountError { _ = try f.service.store.updateProviders(up.account, deadline: .none) { _ in true } }
+                == "conflict")
+        #expect(
+            f.providers(uuid)?.providers[0].lastUsed == "2027-01-08T00:00:00Z", "nothing of this update was written")
     }
 
     @Test func nothingToChangeWritesNothing() throws {

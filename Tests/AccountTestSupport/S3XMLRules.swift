@@ -1,4 +1,3 @@
-
 /// How S3 reads a DeleteObjects body, after the XML 1.0 rules its parser applies (and S3's
 /// "XML related object key constraints" page states): every character must be an XML `Char`
 /// (tab, LF, CR, U+0020–U+D7FF, U+E000–U+FFFD, U+10000 on), raw or referenced (`&#1;` is as

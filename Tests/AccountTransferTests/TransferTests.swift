@@ -113,7 +113,9 @@ final class FakeMigration: UserMigrationService {
         let moved = try f.service.signIn.signIn(identity: Self.moved(), intent: .auto, fullName: nil, deadline: .none)
         _ = try f.service.links.unlink(token: moved.session.refreshToken.value, provider: .apple, deadline: .none)
         #expect(
-            accountError { _ = try f.service.sessions.refresh(token: first.session.refreshToken.value, deadline: .none) }
+            accountError {
+                _ = try f.service.sessions.refresh(token: first.session.refreshToken.value, deadline: .none)
+            }
                 == "sessionInvalid")
         // Linked again later (a new link id): the old session stays dead.
         let google = try f.service.signIn.signIn(
@@ -121,7 +123,9 @@ final class FakeMigration: UserMigrationService {
         _ = try f.service.links.link(
             token: google.session.refreshToken.value, identity: Self.moved(transferSub: nil), deadline: .none)
         #expect(
-            accountError { _ = try f.service.sessions.refresh(token: first.session.refreshToken.value, deadline: .none) }
+            accountError {
+                _ = try f.service.sessions.refresh(token: first.session.refreshToken.value, deadline: .none)
+            }
                 == "sessionInvalid")
     }
 
@@ -162,7 +166,8 @@ final class FakeMigration: UserMigrationService {
     @Test func aTransferNamingADeletedAccountIsIgnoredAndTheDeletionRemovesIt() throws {
         let f = AccountFixture()
         let (first, _) = try prepared(f)
-        _ = try f.service.deletion.deleteAccount(token: first.session.refreshToken.value, purgeUntil: .none, deadline: .none)
+        _ = try f.service.deletion.deleteAccount(
+            token: first.session.refreshToken.value, purgeUntil: .none, deadline: .none)
         #expect(f.s3.current(AccountKeys.appleTransfer(Self.transferSub)) == nil, "the deletion removed it")
         let out = try f.service.signIn.signIn(identity: Self.moved(), intent: .auto, fullName: nil, deadline: .none)
         #expect(out.isNewUser && out.account.serviceUserID != first.account.serviceUserID)
@@ -205,7 +210,8 @@ final class FakeMigration: UserMigrationService {
                 _ = try f.service.signIn.signIn(identity: Self.moved(), intent: .auto, fullName: nil, deadline: .none)
             }
             f.backend.intercept = nil
-            let again = try f.service.signIn.signIn(identity: Self.moved(), intent: .signin, fullName: nil, deadline: .none)
+            let again = try f.service.signIn.signIn(
+                identity: Self.moved(), intent: .signin, fullName: nil, deadline: .none)
             #expect(again.account.serviceUserID == uuid, "\(stop)")
             let link = f.providers(uuid)!.active(.apple)!
             #expect(link.id == Self.newSub && link.transfers.isEmpty, "\(stop)")
@@ -335,8 +341,10 @@ final class FakeMigration: UserMigrationService {
         // Nothing left to do: a second run asks Apple nothing.
         let asked = api.asked.count
         #expect(
-            try f.service.appleTransfer.completeAppleTransfer(team: Self.team, api: api, batch: 4, dryRun: false, deadline: .none)
-                .walked == 0)
+            try f.service.appleTransfer.completeAppleTransfer(
+                team: Self.team, api: api, batch: 4, dryRun: false, deadline: .none
+            )
+            .walked == 0)
         #expect(api.asked.count == asked)
     }
 }
