@@ -135,9 +135,23 @@ let package = Package(
                 "StrictJSON", "PlatformSupport",
             ]),
 
-        .executableTarget(name: "auth-signin", dependencies: ["AuthService", "LambdaRuntime"]),
-        .executableTarget(name: "auth-refresh", dependencies: ["AuthService", "LambdaRuntime"]),
-        .executableTarget(name: "auth-link", dependencies: ["AuthService", "LambdaRuntime"]),
+        // Each function's actions, so that its executable links only them and the flows they run.
+        .target(
+            name: "SignInFunction",
+            dependencies: ["AuthService", "AccountModel", "AccountSignIn", "TokenVerification", "PlatformSupport"]),
+        .target(
+            name: "RefreshFunction",
+            dependencies: ["AuthService", "AccountModel", "AccountSessions", "TokenVerification", "PlatformSupport"]),
+        .target(
+            name: "LinkFunction",
+            dependencies: [
+                "AuthService", "PurchaseModel", "AccountModel", "AccountStore", "AccountSessions", "AccountLinks",
+                "AccountDeletion", "AccountPurchases", "AccountEvents", "AWSClients", "TokenVerification",
+                "AppStoreSignedData", "SignInWithApple", "StrictJSON", "PlatformSupport",
+            ]),
+        .executableTarget(name: "auth-signin", dependencies: ["SignInFunction", "AuthService", "LambdaRuntime"]),
+        .executableTarget(name: "auth-refresh", dependencies: ["RefreshFunction", "AuthService", "LambdaRuntime"]),
+        .executableTarget(name: "auth-link", dependencies: ["LinkFunction", "AuthService", "LambdaRuntime"]),
         // The operator's console (issue 20): the account domain's operator actions over the
         // operator's own AWS credentials; no Foundation.
         .executableTarget(
@@ -162,7 +176,8 @@ let package = Package(
         .executableTarget(
             name: "fuzz",
             dependencies: [
-                "CFuzzerDriver", "AuthService", "PurchaseModel", "AccountModel", "AccountStore", "AccountPurchases",
+                "CFuzzerDriver", "AuthService", "SignInFunction", "RefreshFunction", "LinkFunction", "PurchaseModel",
+                "AccountModel", "AccountStore", "AccountPurchases",
                 "AccountEvents", "AppStoreSignedData", "AppStoreServerAPI",
                 "AWSClients",
                 "TokenVerification",
@@ -276,7 +291,8 @@ let package = Package(
         .testTarget(
             name: "AuthServiceTests",
             dependencies: [
-                "AuthService", "AccountModel", "AccountStore", "AccountDeletion", "AccountEvents", "StrictJSON",
+                "AuthService", "SignInFunction", "RefreshFunction", "LinkFunction", "AccountModel", "AccountStore",
+                "AccountDeletion", "AccountEvents", "StrictJSON",
                 "LambdaRuntime", "TestSupport",
             ]),
     ],

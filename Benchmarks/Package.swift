@@ -33,7 +33,8 @@ let package = Package(
             name: "SignInBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
-                "CLoopbackStandIn", "AuthService", "LambdaRuntime", "AppStoreSignedData", "TokenVerification",
+                "CLoopbackStandIn", "AuthService", "SignInFunction", "RefreshFunction", "LinkFunction", "LambdaRuntime",
+                "AppStoreSignedData", "TokenVerification",
                 "AWSClients", "SigV4", "CurlHTTP", "CryptoPrimitives", "StrictJSON", "PlatformSupport",
             ],
             path: "SignInBenchmarks",
@@ -101,6 +102,22 @@ let package = Package(
                 "AppStoreSignedData", "AppStoreServerAPI", "CryptoPrimitives", "StrictJSON", "PlatformSupport",
             ],
             path: "Backend/AuthService"),
+        .target(
+            name: "SignInFunction",
+            dependencies: ["AuthService", "AccountModel", "AccountSignIn", "TokenVerification", "PlatformSupport"],
+            path: "Backend/SignInFunction"),
+        .target(
+            name: "RefreshFunction",
+            dependencies: ["AuthService", "AccountModel", "AccountSessions", "TokenVerification", "PlatformSupport"],
+            path: "Backend/RefreshFunction"),
+        .target(
+            name: "LinkFunction",
+            dependencies: [
+                "AuthService", "PurchaseModel", "AccountModel", "AccountStore", "AccountSessions", "AccountLinks",
+                "AccountDeletion", "AccountPurchases", "AccountEvents", "AWSClients", "TokenVerification",
+                "AppStoreSignedData", "SignInWithApple", "StrictJSON", "PlatformSupport",
+            ],
+            path: "Backend/LinkFunction"),
     ],
     swiftLanguageModes: [.v6]
 )

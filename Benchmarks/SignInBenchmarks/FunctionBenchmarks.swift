@@ -1,7 +1,10 @@
 import AuthService
 import Benchmark
 import LambdaRuntime
+import LinkFunction
 import PlatformSupport
+import RefreshFunction
+import SignInFunction
 
 /// Whole warm invocations of auth-signin and auth-refresh: everything a warm function does but the
 /// Runtime API's hop (the event parsed, the ID token verified, S3 and STS over libcurl with SigV4 on

@@ -18,7 +18,7 @@ import TokenVerification
 ///
 /// `run` throws the domain's own errors (`AccountError`, `TokenError`) or a `ServiceError`;
 /// `ErrorMapping` turns them into the contract's codes in one place.
-protocol Action {
+package protocol Action {
     /// The value of the request's `action` field that selects this action (for events: a name
     /// for logs).
     static var name: String { get }
@@ -44,17 +44,17 @@ protocol Action {
 }
 
 extension Action {
-    static func matches(_ invocation: Invocation) -> Bool { false }
-    var provider: IdentityProvider? { nil }
-    var successStatus: Int { 200 }
-    func httpStatus(for error: ServiceError) -> Int { error.code.httpStatus }
+    package static func matches(_ invocation: Invocation) -> Bool { false }
+    package var provider: IdentityProvider? { nil }
+    package var successStatus: Int { 200 }
+    package func httpStatus(for error: ServiceError) -> Int { error.code.httpStatus }
 
     /// The status for Apple's notification senders, which retry on 5xx and not on 4xx: 400 only
     /// when the notification itself is refused (its body, its signature or token, what it
     /// claims), 503 for every other failure (contract v4), a CONFLICT that bounded retries did
     /// not settle included: a refund or an account-delete is never dropped (issue 23;
     /// docs/decisions/runtime-and-http.md, "Events answer with their own HTTP statuses").
-    static func notificationStatus(for error: ServiceError) -> Int {
+    package static func notificationStatus(for error: ServiceError) -> Int {
         switch error.code {
         case .invalidRequest, .invalidToken, .tokenExpired, .unsupportedProvider, .invalidPurchase: return 400
         default: return 503

@@ -13,7 +13,7 @@ extension Answer {
     /// A Sign in with Apple account event's answer. An unlink or deletion it caused writes the
     /// same audit line (and, for a deletion, the same `Deletions` count) as the user's own
     /// `unlink` or `delete`; the metric record's operation (`appleAccountEvent`) tells them apart.
-    static func appleEvent(_ result: AppleEventResult) -> Answer {
+    package static func appleEvent(_ result: AppleEventResult) -> Answer {
         var answer = event(status: result.outcome.rawValue)
         switch result.change {
         case .unlinked(let uuid)?:

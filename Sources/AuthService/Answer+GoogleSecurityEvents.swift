@@ -16,7 +16,7 @@ extension Answer {
     /// `endSessions` when an account's sessions of that identity ended, `suspendIdentity` when
     /// the identity's suspension started or ended (with or without an account). A `verification`
     /// echoes its `state` in the log line, an unknown type its name.
-    static func googleSecurityEvent(_ handled: [(GoogleSecurityEvent, GoogleSecurityEventResult)]) -> Answer {
+    package static func googleSecurityEvent(_ handled: [(GoogleSecurityEvent, GoogleSecurityEventResult)]) -> Answer {
         var answer = event(status: handled.first?.1.outcome.rawValue ?? "acknowledged")
         var logged: [JSONValue] = []
         for (event, result) in handled {

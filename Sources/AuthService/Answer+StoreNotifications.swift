@@ -5,7 +5,7 @@ extension Answer {
     /// App Store's RESCIND_CONSENT: acknowledged, one audit line for the operator (the app
     /// transaction's id is what the app can match to its user; no account is named, none changes)
     /// and the `ConsentRescinded` count.
-    static func consentRescinded(_ n: AppStoreNotification) -> Answer {
+    package static func consentRescinded(_ n: AppStoreNotification) -> Answer {
         var answer = event(status: "acknowledged")
         var details = JSONObject([("notificationUUID", .string(n.notificationUUID))])
         if let environment = n.environment { details["environment"] = .string(environment.rawValue) }

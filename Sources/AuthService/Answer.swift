@@ -14,26 +14,26 @@ import TokenVerification
 
 /// The `data` of a successful answer. Every answer's JSON is built in this file (docs/API.md
 /// describes each shape), so the shapes are read and changed in one place.
-struct Answer {
-    let data: JSONValue
+package struct Answer {
+    package let data: JSONValue
     /// What the operator should see in the invocation's log line beside the answer (never a
     /// token, a code or personal data): e.g. why Apple revocation did not happen.
-    var log: [(String, JSONValue)] = []
+    package var log: [(String, JSONValue)] = []
     /// The account changes this answer made, one audit line each (none: no change).
-    var audits: [AuditRecord] = []
+    package var audits: [AuditRecord] = []
     /// Dedicated metric counts (`InvocationMetrics.countNames`).
-    var counts: [String: Int] = [:]
+    package var counts: [String: Int] = [:]
 }
 
 extension Answer {
     /// The one account change most answers make (nil: none).
-    var audit: AuditRecord? {
+    package var audit: AuditRecord? {
         get { audits.first }
         set { audits = newValue.map { [$0] } ?? [] }
     }
 
     /// auth-signin.
-    static func signedIn(_ o: SignInOutcome, settings: AccountSettings) -> Answer {
+    package static func signedIn(_ o: SignInOutcome, settings: AccountSettings) -> Answer {
         var answer = Answer(
             data: .object(
                 JSONObject([
@@ -57,7 +57,7 @@ extension Answer {
     }
 
     /// auth-refresh `refresh`.
-    static func refreshed(_ o: RefreshOutcome, settings: AccountSettings) -> Answer {
+    package static func refreshed(_ o: RefreshOutcome, settings: AccountSettings) -> Answer {
         Answer(
             data: .object(
                 JSONObject([
@@ -70,13 +70,15 @@ extension Answer {
     }
 
     /// `signout`, `signoutSession`.
-    static let signedOut = Answer(data: .object(JSONObject([("signedOut", .bool(true))])))
+    package static let signedOut = Answer(data: .object(JSONObject([("signedOut", .bool(true))])))
 
     /// `signoutOthers`: how many sessions it ended.
-    static func signedOut(count: Int) -> Answer { Answer(data: .object(JSONObject([("signedOut", .int(count))]))) }
+    package static func signedOut(count: Int) -> Answer {
+        Answer(data: .object(JSONObject([("signedOut", .int(count))])))
+    }
 
     /// `list`.
-    static func sessions(_ list: [SessionSummary]) -> Answer {
+    package static func sessions(_ list: [SessionSummary]) -> Answer {
         Answer(
             data: .object(
                 JSONObject([
@@ -98,7 +100,7 @@ extension Answer {
     }
 
     /// auth-link `link` and `unlink`.
-    static func linked(_ o: LinkOutcome, provider: IdentityProvider) -> Answer {
+    package static func linked(_ o: LinkOutcome, provider: IdentityProvider) -> Answer {
         var answer = Answer(
             data: .object(JSONObject([("status", .string(o.status.rawValue)), ("user", user(o.account))])))
         answer.audit = AuditRecord(
@@ -109,7 +111,7 @@ extension Answer {
 
     /// auth-link `delete`. `appleTokensRevoked` is null when the account had no Apple identity
     /// or Apple revocation is not configured.
-    static func deleted(_ o: DeletionOutcome, appleTokensRevoked: Bool?, appleOutcome: String?) -> Answer {
+    package static func deleted(_ o: DeletionOutcome, appleTokensRevoked: Bool?, appleOutcome: String?) -> Answer {
         Answer(
             data: .object(
                 JSONObject([
@@ -128,13 +130,13 @@ extension Answer {
 
     /// Apple's notifications (Sign in with Apple: `processed`, `duplicate`, `unknownIdentity` or
     /// `ignored`; App Store: `processed`, `duplicate`, `unknownPurchase` or `ignored`).
-    static func event(status: String) -> Answer {
+    package static func event(status: String) -> Answer {
         Answer(data: .object(JSONObject([("status", .string(status))])))
     }
 
     /// auth-link `claimPurchase`.
     /// `appStoreAPI`: what the App Store Server API gave the claim, one word for the log (nil: not asked).
-    static func claimed(_ o: ClaimOutcome, appStoreAPI: String? = nil) -> Answer {
+    package static func claimed(_ o: ClaimOutcome, appStoreAPI: String? = nil) -> Answer {
         Answer(
             data: .object(
                 JSONObject([
@@ -152,7 +154,7 @@ extension Answer {
 
     /// The scheduled run's summary; an Apple link it unlinked while dropping the deletion Apple's
     /// event had started (another provider was linked since) is audited as the event's unlink is.
-    static func scheduledRun(_ o: ScheduledRunOutcome) -> Answer {
+    package static func scheduledRun(_ o: ScheduledRunOutcome) -> Answer {
         var answer = Answer(data: .object(JSONObject([("purged", .int(o.purged)), ("pending", .int(o.pending))])))
         answer.audits = o.appleUnlinks.map {
             AuditRecord(
@@ -164,7 +166,7 @@ extension Answer {
     // MARK: parts
 
     /// The `user` object of every answer that carries one.
-    static func user(_ a: Account) -> JSONValue {
+    package static func user(_ a: Account) -> JSONValue {
         let p = a.profile
         return .object(
             JSONObject([
@@ -178,7 +180,7 @@ extension Answer {
     }
 
     /// One linked provider as the API shows it (no display name, no link id).
-    static func provider(_ link: ProviderLink) -> JSONValue {
+    package static func provider(_ link: ProviderLink) -> JSONValue {
         .object(
             JSONObject([
                 ("type", .string(link.type.rawValue)), ("id", .string(link.id)),
@@ -188,7 +190,7 @@ extension Answer {
             ]))
     }
 
-    static func credentials(_ c: TemporaryCredentials) -> JSONValue {
+    package static func credentials(_ c: TemporaryCredentials) -> JSONValue {
         .object(
             JSONObject([
                 ("accessKeyId", .string(c.accessKeyID)), ("secretAccessKey", .string(c.secretAccessKey)),
@@ -196,12 +198,12 @@ extension Answer {
             ]))
     }
 
-    static func storage(_ settings: AccountSettings, prefix: String) -> JSONValue {
+    package static func storage(_ settings: AccountSettings, prefix: String) -> JSONValue {
         .object(
             JSONObject([
                 ("bucket", .string(settings.bucket)), ("region", .string(settings.region)), ("prefix", .string(prefix)),
             ]))
     }
 
-    static func timestamp(_ ms: Int64) -> JSONValue { .string(ISO8601.format(milliseconds: ms)) }
+    package static func timestamp(_ ms: Int64) -> JSONValue { .string(ISO8601.format(milliseconds: ms)) }
 }

@@ -19,19 +19,21 @@ import PurchaseModel
 /// (chain, OIDs, bundle, environment; the renewal info too); one that fails discards the answer.
 /// Never throws: when Apple cannot be reached within the time given, refuses, or answers
 /// something unverifiable, the claim goes on with what it has and the log gets one word.
-final class AppStoreStatusLookup {
-    let settings: AppStoreServerAPISettings
-    let http: HTTPClient
-    let aws: AWSConfig
-    let verifier: AppStoreSignedDataVerifier
+package final class AppStoreStatusLookup {
+    package let settings: AppStoreServerAPISettings
+    package let http: HTTPClient
+    package let aws: AWSConfig
+    package let verifier: AppStoreSignedDataVerifier
     /// Made on first use: the key's SSM parameter is read then (and again after a failed read).
     private var client: AppStoreServerAPIClient?
 
     /// Apple's share of a claim's time: it must leave the claim time to finish its own writes.
-    static let budgetMilliseconds: Int64 = 3_000
-    static let reserveMilliseconds: Int64 = 2_000
+    package static let budgetMilliseconds: Int64 = 3_000
+    package static let reserveMilliseconds: Int64 = 2_000
 
-    init(settings: AppStoreServerAPISettings, http: HTTPClient, aws: AWSConfig, verifier: AppStoreSignedDataVerifier) {
+    package init(
+        settings: AppStoreServerAPISettings, http: HTTPClient, aws: AWSConfig, verifier: AppStoreSignedDataVerifier
+    ) {
         self.settings = settings
         self.http = http
         self.aws = aws
@@ -40,7 +42,7 @@ final class AppStoreStatusLookup {
 
     /// The newest verified state Apple reports for `transaction`'s purchase (nil when none), and
     /// the word for the log.
-    func currentState(of transaction: AppStoreTransaction, deadline: Deadline) -> (PurchaseState?, String) {
+    package func currentState(of transaction: AppStoreTransaction, deadline: Deadline) -> (PurchaseState?, String) {
         let budget = min(Self.budgetMilliseconds, deadline.remainingMilliseconds - Self.reserveMilliseconds)
         guard budget > 0 else { return (nil, "no time") }
         let mine = Deadline.after(milliseconds: budget)
@@ -64,7 +66,9 @@ final class AppStoreStatusLookup {
     }
 
     /// One item, verified: its purchase and state; nil when its parts name different purchases.
-    func verified(_ item: AppStoreSubscriptionStatus) throws(AppStoreSignedDataError) -> (String, PurchaseState)? {
+    package func verified(
+        _ item: AppStoreSubscriptionStatus
+    ) throws(AppStoreSignedDataError) -> (String, PurchaseState)? {
         let t = try verifier.verifyTransaction(item.signedTransactionInfo)
         let renewal = try item.signedRenewalInfo.map { (s: String) throws(AppStoreSignedDataError) in
             try verifier.verifyRenewalInfo(s)

@@ -7,11 +7,11 @@ import TokenVerification
 /// `/auth/token`, the `id_token` Apple returns must name the account's Apple identity (verified
 /// like any Apple ID token, so a code from another Apple ID revokes nothing), and the tokens the
 /// exchange yielded are revoked at `/auth/revoke`.
-final class AppleTokenRevocation {
-    let client: AppleTokenClient
-    let verifier: TokenVerifier
+package final class AppleTokenRevocation {
+    package let client: AppleTokenClient
+    package let verifier: TokenVerifier
 
-    init(client: AppleTokenClient, verifier: TokenVerifier) {
+    package init(client: AppleTokenClient, verifier: TokenVerifier) {
         self.client = client
         self.verifier = verifier
     }
@@ -19,7 +19,7 @@ final class AppleTokenRevocation {
     /// Whether the tokens were revoked. Never throws: a failure at Apple never blocks the
     /// deletion, which has already happened when this runs; the reason goes to the log only as
     /// a word (`outcome`), never a code or token.
-    func revoke(code: String, subject: String, deadline: Deadline) -> (revoked: Bool, outcome: String) {
+    package func revoke(code: String, subject: String, deadline: Deadline) -> (revoked: Bool, outcome: String) {
         do throws(AppleTokenError) {
             let grant = try client.exchange(code: code, deadline: deadline)
             let identity: VerifiedIdentity

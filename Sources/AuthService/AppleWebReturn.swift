@@ -9,14 +9,14 @@ import StrictJSON
 /// a field Apple does not send, a repeated field, no `state`, neither `id_token` nor Apple's `error`,
 /// a field over its size, a body over `maxBodyBytes`) gets a 400 page and no redirect; so does every
 /// request while the target is not configured.
-enum AppleWebReturn {
-    static let path = "/apple/callback"
+package enum AppleWebReturn {
+    package static let path = "/apple/callback"
     /// The form as sent (percent-encoded): an ID token of at most 16 KiB plus the code, state and a
     /// `user` whose JSON percent-encoding can triple.
-    static let maxBodyBytes = 32 * 1024
+    package static let maxBodyBytes = 32 * 1024
 
     /// Apple's fields, their size limits (decoded bytes) and what their bytes may be.
-    static let fields: [(name: String, maxBytes: Int, check: @Sendable ([UInt8]) -> Bool)] = [
+    package static let fields: [(name: String, maxBytes: Int, check: @Sendable ([UInt8]) -> Bool)] = [
         ("id_token", Request.maxIDTokenBytes, isCompactJWS),
         ("code", 1024, { $0.allSatisfy { ASCII.isAlphanumeric($0) || Array("._-".utf8).contains($0) } }),
         ("state", 512, { $0.allSatisfy(ASCII.isVisible) }),
@@ -26,7 +26,7 @@ enum AppleWebReturn {
 
     /// Whether `event` is a Function URL request for the return URL: a cheap byte check first, so
     /// that an ordinary sign-in event is not parsed twice.
-    static func isReturnURLRequest(_ event: [UInt8]) -> Bool {
+    package static func isReturnURLRequest(_ event: [UInt8]) -> Bool {
         guard Invocation.contains(event, Array("\"\(path)\"".utf8)) else { return false }
         guard event.count <= Invocation.maxRawEventBytes, let value = try? JSONParser.parse(event),
             let http = Invocation.functionURLRequest(value)
@@ -35,7 +35,8 @@ enum AppleWebReturn {
     }
 
     /// The Function URL answer for `event` (a request to `path`), and whether it redirected.
-    static func answer(_ event: [UInt8], target: AppleWebReturnTarget?) -> (response: [UInt8], redirected: Bool) {
+    package static func answer(_ event: [UInt8], target: AppleWebReturnTarget?) -> (response: [UInt8], redirected: Bool)
+    {
         guard let target else { return (refusal("Sign in with Apple is not set up for this app."), false) }
         guard let fields = form(event) else {
             return (refusal("This address only takes Sign in with Apple's answer."), false)
@@ -57,7 +58,7 @@ enum AppleWebReturn {
     }
 
     /// Apple's fields in Apple's order, or nil when the request is not Apple's `form_post`.
-    static func form(_ event: [UInt8]) -> [(String, String)]? {
+    package static func form(_ event: [UInt8]) -> [(String, String)]? {
         guard event.count <= Invocation.maxRawEventBytes, let value = try? JSONParser.parse(event),
             let http = Invocation.functionURLRequest(value),
             http["requestContext"]?["http"]?["method"]?.stringValue == "POST",
@@ -81,14 +82,14 @@ enum AppleWebReturn {
     }
 
     /// The media type of a `Content-Type`, lowercased, without parameters.
-    static func mediaType(_ value: String) -> String {
+    package static func mediaType(_ value: String) -> String {
         let type = value.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
         return String(decoding: ASCII.trimmingSpaces(Array(type.utf8)).map(ASCII.lowercased), as: UTF8.self)
     }
 
     /// `application/x-www-form-urlencoded` pairs (`+` is a space, `%XX` a byte), each value valid
     /// UTF-8; nil for a malformed escape or invalid UTF-8.
-    static func decodeForm(_ body: [UInt8]) -> [(String, [UInt8])]? {
+    package static func decodeForm(_ body: [UInt8]) -> [(String, [UInt8])]? {
         var pairs: [(String, [UInt8])] = []
         for part in body.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
             let kv = part.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
@@ -100,7 +101,7 @@ enum AppleWebReturn {
         return pairs
     }
 
-    static func unescape(_ bytes: ArraySlice<UInt8>) -> [UInt8]? {
+    package static func unescape(_ bytes: ArraySlice<UInt8>) -> [UInt8]? {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         var i = bytes.startIndex
@@ -121,7 +122,7 @@ enum AppleWebReturn {
     }
 
     /// Three non-empty base64url segments: the shape of an ID token (verified when the app signs in).
-    static func isCompactJWS(_ bytes: [UInt8]) -> Bool {
+    package static func isCompactJWS(_ bytes: [UInt8]) -> Bool {
         let segments = bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         return segments.count == 3
             && segments.allSatisfy { s in
@@ -131,7 +132,7 @@ enum AppleWebReturn {
     }
 
     /// The 400 page: fixed text, nothing of the request in it.
-    static func refusal(_ sentence: String) -> [UInt8] {
+    package static func refusal(_ sentence: String) -> [UInt8] {
         let page =
             "<!doctype html><html lang=\"en\"><meta charset=\"utf-8\"><title>Sign in with Apple</title>"
             + "<p>\(sentence) Return to the app and try signing in again.</p></html>"

@@ -7,23 +7,23 @@ import PlatformSupport
 /// intent syntax, so the fields go in the query of its data URI, which the browser hands to the app
 /// and never fetches). An intent URL must name its `package`: a bare scheme could be claimed by any
 /// app, which would then receive the ID token.
-struct AppleWebReturnTarget: Sendable, Equatable {
+package struct AppleWebReturnTarget: Sendable, Equatable {
     /// Everything before the fields.
-    let head: String
+    package let head: String
     /// `#` for an App Link (the fields are its fragment), `?` for an intent URL's data URI.
-    let separator: String
+    package let separator: String
     /// Everything after the fields (an intent URL's `#Intent;…;end`).
-    let tail: String
+    package let tail: String
 
-    static let variable = "APPLE_WEB_RETURN_TARGET"
+    package static let variable = "APPLE_WEB_RETURN_TARGET"
 
     /// The target, or nil when the variable is unset (the return URL is off).
-    static func from(environment env: (String) -> String?) throws(ConfigurationError) -> AppleWebReturnTarget? {
+    package static func from(environment env: (String) -> String?) throws(ConfigurationError) -> AppleWebReturnTarget? {
         guard let text = env(variable) else { return nil }
         return try AppleWebReturnTarget(text)
     }
 
-    init(_ text: String) throws(ConfigurationError) {
+    package init(_ text: String) throws(ConfigurationError) {
         func refuse(_ message: String) -> ConfigurationError {
             ConfigurationError(variable: Self.variable, message: message)
         }
@@ -51,7 +51,7 @@ struct AppleWebReturnTarget: Sendable, Equatable {
     }
 
     /// The target carrying `fields` (form-encoded, RFC 3986 unreserved characters kept).
-    func location(carrying fields: [(String, String)]) -> String {
+    package func location(carrying fields: [(String, String)]) -> String {
         var encoded: [UInt8] = []
         for (i, (name, value)) in fields.enumerated() {
             if i > 0 { encoded.append(UInt8(ascii: "&")) }

@@ -5,14 +5,14 @@ import StrictJSON
 /// the service's own id, and enough to find the account's files. An event about no account
 /// (Google's suspension of an identity no account holds, Apple's RESCIND_CONSENT) has no UUID;
 /// `details` then carries what the operator needs, still no token, email or `sub`.
-struct AuditRecord: Sendable, Equatable {
-    var operation: String
-    var serviceUserID: String?
-    var provider: String?
-    var outcome: String
-    var details: JSONObject?
+package struct AuditRecord: Sendable, Equatable {
+    package var operation: String
+    package var serviceUserID: String?
+    package var provider: String?
+    package var outcome: String
+    package var details: JSONObject?
 
-    var record: JSONValue {
+    package var record: JSONValue {
         .object(
             JSONObject([
                 (

@@ -2,14 +2,14 @@ import PlatformSupport
 import StrictJSON
 
 /// The response envelope every answer uses (docs/API.md, "The envelope").
-enum Envelope {
-    static func success(
+package enum Envelope {
+    package static func success(
         _ data: JSONValue, requestID: String, nowMilliseconds: Int64 = Clock.nowMilliseconds()
     ) -> JSONValue {
         .object(JSONObject([("success", .bool(true)), ("data", data), ("meta", meta(requestID, nowMilliseconds))]))
     }
 
-    static func failure(
+    package static func failure(
         _ error: ServiceError, requestID: String, nowMilliseconds: Int64 = Clock.nowMilliseconds()
     ) -> JSONValue {
         let err: JSONValue = .object(

@@ -1,6 +1,6 @@
 /// The contract's stable error codes (docs/API.md, "The envelope"). `message` texts are for people
 /// and never contain a token, a secret or a stack trace.
-enum ErrorCode: String, Sendable, CaseIterable {
+package enum ErrorCode: String, Sendable, CaseIterable {
     case invalidRequest = "INVALID_REQUEST"
     case unsupportedProvider = "UNSUPPORTED_PROVIDER"
     case invalidToken = "INVALID_TOKEN"
@@ -20,7 +20,7 @@ enum ErrorCode: String, Sendable, CaseIterable {
     case upstreamUnavailable = "UPSTREAM_UNAVAILABLE"
 
     /// Used only for Function URL answers; a direct invoke always gets the envelope.
-    var httpStatus: Int {
+    package var httpStatus: Int {
         switch self {
         case .invalidRequest, .unsupportedProvider, .invalidPurchase: return 400
         case .invalidToken, .tokenExpired, .sessionInvalid, .reauthenticationRequired: return 401
@@ -34,11 +34,11 @@ enum ErrorCode: String, Sendable, CaseIterable {
 }
 
 /// An expected failure: answered in the envelope, never through the Runtime API error endpoint.
-struct ServiceError: Error, Sendable, Equatable {
-    let code: ErrorCode
-    let message: String
+package struct ServiceError: Error, Sendable, Equatable {
+    package let code: ErrorCode
+    package let message: String
 
-    init(_ code: ErrorCode, _ message: String) {
+    package init(_ code: ErrorCode, _ message: String) {
         self.code = code
         self.message = message
     }

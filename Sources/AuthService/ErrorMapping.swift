@@ -16,11 +16,11 @@ import TokenVerification
 /// request's own faults, token verification, and the account domain. What cannot be classified
 /// (a bug, a broken deployment) is `UnclassifiedFailure`, reported through the Runtime API's
 /// error endpoint so that Lambda's error metrics count bugs, not bad passwords.
-enum ErrorMapping {
+package enum ErrorMapping {
     /// The contract's code for `error`; rethrows what is not the caller's fault or a passing
     /// outage (an `UnclassifiedFailure`, or an error of a type no mapping knows, which the
     /// runtime reports by its type name only).
-    static func serviceError(for error: any Error, provider: IdentityProvider?) throws -> ServiceError {
+    package static func serviceError(for error: any Error, provider: IdentityProvider?) throws -> ServiceError {
         switch error {
         case let e as ServiceError: return e
         case let e as TokenError: return serviceError(e)
@@ -31,7 +31,7 @@ enum ErrorMapping {
         }
     }
 
-    static func serviceError(_ error: TokenError) -> ServiceError {
+    package static func serviceError(_ error: TokenError) -> ServiceError {
         switch error.kind {
         case .invalid: return ServiceError(.invalidToken, error.message)
         case .expired: return ServiceError(.tokenExpired, error.message)
@@ -42,7 +42,7 @@ enum ErrorMapping {
         }
     }
 
-    static func serviceError(
+    package static func serviceError(
         _ error: AccountError, provider: IdentityProvider?
     ) -> Result<ServiceError, UnclassifiedFailure> {
         let name = provider?.displayName ?? "this"
@@ -112,7 +112,7 @@ enum ErrorMapping {
     /// Keys carry provider subjects and account ids; keep only their shape in error messages:
     /// the first segment, and the last one when it names a document (`profile.json`), never an
     /// identifier (`identities/apple/<sub>`, a session id).
-    static func redactedKey(_ key: String) -> String {
+    package static func redactedKey(_ key: String) -> String {
         let parts = key.split(separator: "/")
         guard let first = parts.first else { return key }
         guard parts.count > 2, first != "identities", let last = parts.last,
@@ -125,7 +125,7 @@ enum ErrorMapping {
 }
 
 /// A failure that is not the caller's and not a passing outage: a bug or a broken deployment.
-struct UnclassifiedFailure: LambdaFunctionError {
-    let errorType: String
-    let errorMessage: String
+package struct UnclassifiedFailure: LambdaFunctionError {
+    package let errorType: String
+    package let errorMessage: String
 }

@@ -3,7 +3,7 @@ import StrictJSON
 extension Invocation.Shape {
     /// The answer in this shape: the envelope itself for a direct invoke; for a Function URL,
     /// `{"statusCode", "headers", "body": "<envelope JSON>", "isBase64Encoded": false}`.
-    func wrap(_ envelope: JSONValue, statusCode: Int) -> [UInt8] {
+    package func wrap(_ envelope: JSONValue, statusCode: Int) -> [UInt8] {
         switch self {
         case .direct:
             return envelope.serialized()

@@ -6,19 +6,19 @@ import TokenVerification
 /// (the payload is the request) or a Lambda Function URL (an HTTP payload v2 event whose `body`
 /// carries the request, answered as HTTP). Apple's notification bodies and the scheduled event
 /// become further shapes here, each dispatched from `ServiceHandler` in one place.
-enum Invocation {
+package enum Invocation {
     /// How the answer must be shaped (docs/API.md: the HTTP status is used only for Function URLs).
-    enum Shape: Sendable, Equatable {
+    package enum Shape: Sendable, Equatable {
         case direct
         case functionURL
     }
 
     /// Events over 64 KiB are refused (docs/API.md, "Events").
-    static let maxEventBytes = 64 * 1024
+    package static let maxEventBytes = 64 * 1024
     /// A Function URL event wraps a request of at most `maxEventBytes` (base64 adds a third) in
     /// headers and request context; nothing legitimate is larger, so a larger payload is refused
     /// before it is parsed.
-    static let maxRawEventBytes = 4 * maxEventBytes
+    package static let maxRawEventBytes = 4 * maxEventBytes
 
     case appCall(Request)
     case functionURL(Request)
@@ -29,36 +29,36 @@ enum Invocation {
 
     /// The member of a `securityEvent`'s request that holds the token (no JSON body carries it:
     /// the request is made here from the body).
-    static let securityEventMember = "securityEventToken"
-    static let securityEventContentType = "application/secevent+jwt"
+    package static let securityEventMember = "securityEventToken"
+    package static let securityEventContentType = "application/secevent+jwt"
 
-    var shape: Shape {
+    package var shape: Shape {
         switch self {
         case .appCall: return .direct
         case .functionURL, .securityEvent: return .functionURL
         }
     }
 
-    var request: Request {
+    package var request: Request {
         switch self {
         case .appCall(let r), .functionURL(let r), .securityEvent(let r): return r
         }
     }
 
-    var isSecurityEvent: Bool {
+    package var isSecurityEvent: Bool {
         if case .securityEvent = self { return true }
         return false
     }
 
     /// The same invocation, its request naming `providers` as the ones this deployment accepts.
-    func accepting(_ providers: [IdentityProvider]) -> Invocation {
+    package func accepting(_ providers: [IdentityProvider]) -> Invocation {
         var r = request
         r.acceptedProviders = providers
         return with(r)
     }
 
     /// The same invocation, its request knowing the ARN it was invoked through.
-    func invoked(through arn: String) -> Invocation {
+    package func invoked(through arn: String) -> Invocation {
         var r = request
         r.invokedFunctionARN = arn
         return with(r)
@@ -76,7 +76,7 @@ enum Invocation {
     /// The event's shape and request, or why it cannot be read (with the shape to answer in).
     /// A direct event is parsed exactly once; a Function URL event twice (the envelope, then the
     /// body it carries as a string). Messages name the problem, never the content.
-    static func parse(_ event: [UInt8]) -> Result<Invocation, Refusal> {
+    package static func parse(_ event: [UInt8]) -> Result<Invocation, Refusal> {
         guard event.count <= maxRawEventBytes else {
             return .failure(
                 Refusal(tooLarge, shape: contains(event, Array("\"requestContext\"".utf8)) ? .functionURL : .direct))
@@ -103,22 +103,22 @@ enum Invocation {
     }
 
     /// A request that could not be read, and the shape its refusal is answered in.
-    struct Refusal: Error {
-        let error: ServiceError
-        let shape: Shape
+    package struct Refusal: Error {
+        package let error: ServiceError
+        package let shape: Shape
 
-        init(_ error: ServiceError, shape: Shape) {
+        package init(_ error: ServiceError, shape: Shape) {
             self.error = error
             self.shape = shape
         }
     }
 
-    static var tooLarge: ServiceError {
+    package static var tooLarge: ServiceError {
         ServiceError(.invalidRequest, "The event is larger than \(maxEventBytes) bytes.")
     }
 
     /// An HTTP payload v2 event: `"version": "2.0"` and an object `requestContext.http`.
-    static func functionURLRequest(_ value: JSONValue) -> JSONObject? {
+    package static func functionURLRequest(_ value: JSONValue) -> JSONObject? {
         guard let object = value.objectValue, object["version"]?.stringValue == "2.0",
             object["requestContext"]?["http"]?.objectValue != nil
         else { return nil }
@@ -127,14 +127,14 @@ enum Invocation {
 
     /// Whether the request's `content-type` (Function URLs pass header names in lowercase) is
     /// `application/secevent+jwt`, parameters aside.
-    static func isSecurityEventToken(_ http: JSONObject) -> Bool {
+    package static func isSecurityEventToken(_ http: JSONObject) -> Bool {
         guard let type = http["headers"]?["content-type"]?.stringValue else { return false }
         let media = type.split(separator: ";", maxSplits: 1).first.map(String.init) ?? ""
         return media.trimmingASCIISpaces().lowercasedASCII() == securityEventContentType
     }
 
     /// A security event token body: the JWT's compact text, surrounding whitespace aside.
-    static func securityEvent(_ body: [UInt8]) -> Result<Invocation, Refusal> {
+    package static func securityEvent(_ body: [UInt8]) -> Result<Invocation, Refusal> {
         let text = String(decoding: body, as: UTF8.self).trimmingASCIISpaces()
         guard !text.isEmpty, text.utf8.allSatisfy(ASCII.isVisible) else {
             return .failure(
@@ -147,7 +147,7 @@ enum Invocation {
 
     /// The request bytes a Function URL event carries: `body` (a string, or absent), base64-decoded
     /// when `isBase64Encoded` is true, at most `maxBytes`.
-    static func functionURLBody(_ http: JSONObject, maxBytes: Int = maxEventBytes) -> Result<[UInt8], Refusal> {
+    package static func functionURLBody(_ http: JSONObject, maxBytes: Int = maxEventBytes) -> Result<[UInt8], Refusal> {
         func refuse(_ message: String) -> Result<[UInt8], Refusal> {
             .failure(Refusal(ServiceError(.invalidRequest, message), shape: .functionURL))
         }
@@ -172,7 +172,7 @@ enum Invocation {
         return .success(bytes)
     }
 
-    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+    package static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
         guard let first = needle.first, haystack.count >= needle.count else { return false }
         // A scan for the first byte, the rest compared only there: comparing a slice at every
         // offset cost ~15 instructions a byte of every sign-in's event.

@@ -6,8 +6,8 @@ import StrictJSON
 /// charts: refresh-token reuse detected (a stolen-token signal), sign-ups, deletions, purchase
 /// claims, unclassified failures (bugs). Dimensions are kept few (function × operation, and
 /// none for the service-wide sums the template's alarms read) so the metric count stays small.
-struct InvocationMetrics {
-    enum Outcome: String {
+package struct InvocationMetrics {
+    package enum Outcome: String {
         case success
         /// An expected refusal, answered in the envelope (`errorCode` says which).
         case refused
@@ -15,29 +15,29 @@ struct InvocationMetrics {
         case unclassified
     }
 
-    static let countNames = [
+    package static let countNames = [
         "ReuseDetected", "SignUps", "Deletions", "PurchaseClaims", "AppleRekeys", "IdentitySuspensions",
         "ConsentRescinded",
     ]
 
-    var namespace: String
-    var function: String
-    var operation: String
-    var outcome: Outcome
-    var errorCode: String?
-    var durationMilliseconds: Double
-    var upstreamRequests: Int
-    var upstreamRetries: Int
+    package var namespace: String
+    package var function: String
+    package var operation: String
+    package var outcome: Outcome
+    package var errorCode: String?
+    package var durationMilliseconds: Double
+    package var upstreamRequests: Int
+    package var upstreamRetries: Int
     /// Dedicated counts (`countNames`); absent ones are 0.
-    var counts: [String: Int] = [:]
-    var timestampMilliseconds: Int64
+    package var counts: [String: Int] = [:]
+    package var timestampMilliseconds: Int64
 
     /// The directive (`Namespace`, `Dimensions`, `Metrics`), the same for every record of a
     /// process: `ServiceHandler` builds it once and hands it in (building it cost ~35k instructions
     /// an invocation); nil builds it here.
-    var directive: JSONValue?
+    package var directive: JSONValue?
 
-    static func directive(namespace: String) -> JSONValue {
+    package static func directive(namespace: String) -> JSONValue {
         var metrics: [JSONValue] = [
             ["Name": "Invocations", "Unit": "Count"], ["Name": "Refusals", "Unit": "Count"],
             ["Name": "Unclassified", "Unit": "Count"], ["Name": "Duration", "Unit": "Milliseconds"],
@@ -52,7 +52,7 @@ struct InvocationMetrics {
             ]))
     }
 
-    var record: JSONValue {
+    package var record: JSONValue {
         let directive = self.directive ?? Self.directive(namespace: namespace)
         var o = JSONObject([
             (

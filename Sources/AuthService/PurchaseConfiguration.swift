@@ -16,13 +16,14 @@ import PurchaseModel
 /// The `APPSTORE_*` configuration (docs/API.md, "Configuration"): purchases are on when
 /// `APPSTORE_BUNDLE_ID` is set. Validated at start-up like everything else; errors name the
 /// variable and the rule, never the value.
-struct PurchaseConfiguration: Sendable {
-    var verifier: AppStoreVerifierConfiguration
-    var products: ProductCatalog
+package struct PurchaseConfiguration: Sendable {
+    package var verifier: AppStoreVerifierConfiguration
+    package var products: ProductCatalog
     /// The App Store Server API, asked by each claim; nil when off (no `APPSTORE_API_KEY_ID`).
-    var api: AppStoreServerAPISettings?
+    package var api: AppStoreServerAPISettings?
 
-    static func from(environment env: (String) -> String?) throws(ConfigurationError) -> PurchaseConfiguration? {
+    package static func from(environment env: (String) -> String?) throws(ConfigurationError) -> PurchaseConfiguration?
+    {
         guard let bundle = env("APPSTORE_BUNDLE_ID") else { return nil }
         guard (1...155).contains(bundle.utf8.count),
             bundle.utf8.allSatisfy({ ASCII.isAlphanumeric($0) || $0 == 0x2E || $0 == 0x2D })

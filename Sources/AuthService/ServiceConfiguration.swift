@@ -14,22 +14,22 @@ import TokenVerification
 
 /// Everything the functions read from the environment (docs/API.md, "Configuration"), validated
 /// once at start-up so that a bad deployment fails at init instead of on a user's sign-in.
-struct ServiceConfiguration: Sendable {
-    var aws: AWSConfig
-    var account: AccountSettings
-    var verifier: VerifierConfiguration
+package struct ServiceConfiguration: Sendable {
+    package var aws: AWSConfig
+    package var account: AccountSettings
+    package var verifier: VerifierConfiguration
     /// Sign in with Apple token revocation at deletion; nil when off (no APPLE_TEAM_ID/APPLE_KEY_ID).
-    var appleRevocation: AppleRevocationSettings?
+    package var appleRevocation: AppleRevocationSettings?
     /// App Store purchases; nil when off (no APPSTORE_BUNDLE_ID).
-    var purchases: PurchaseConfiguration?
+    package var purchases: PurchaseConfiguration?
     /// Where auth-signin's Apple return URL redirects (`APPLE_WEB_RETURN_TARGET`); nil when off.
-    var appleWebReturnTarget: AppleWebReturnTarget?
+    package var appleWebReturnTarget: AppleWebReturnTarget?
     /// The CloudWatch namespace of the invocation metrics (`METRICS_NAMESPACE`).
-    var metricsNamespace = "SigninBackend"
+    package var metricsNamespace = "SigninBackend"
 
     /// From any lookup that answers nil for unset or empty (the process environment, or a
     /// dictionary in tests).
-    static func from(environment env: (String) -> String?) throws(ConfigurationError) -> ServiceConfiguration {
+    package static func from(environment env: (String) -> String?) throws(ConfigurationError) -> ServiceConfiguration {
         func required(_ name: String) throws(ConfigurationError) -> String {
             guard let v = env(name) else { throw ConfigurationError(variable: name, message: "is required") }
             return v
@@ -83,7 +83,7 @@ struct ServiceConfiguration: Sendable {
     }
 
     /// `arn:<partition>:iam::<12 digits>:role/<name>`, checked byte by byte.
-    static func isRoleARN(_ s: String) -> Bool {
+    package static func isRoleARN(_ s: String) -> Bool {
         let parts = s.split(separator: ":", maxSplits: 5, omittingEmptySubsequences: false)
         guard parts.count == 6, parts[0] == "arn", parts[1].hasPrefix("aws"), parts[2] == "iam", parts[3].isEmpty,
             parts[4].utf8.count == 12, parts[4].utf8.allSatisfy(ASCII.isDigit), parts[5].hasPrefix("role/"),

@@ -19,23 +19,24 @@ import TokenVerification
 /// HTTP client (one curl multi handle, so connections to S3, STS and the JWKS hosts stay open),
 /// the token verifier with its key cache, the account store and the account flows over it (each
 /// made on first use, so a function builds only the flows its actions run).
-final class ServiceDependencies {
-    let configuration: ServiceConfiguration
-    let http: HTTPClient
-    let verifier: TokenVerifier
-    let store: AccountStore
-    private(set) lazy var sessions = SessionFlow(store: store)
-    private(set) lazy var suspensions = SuspensionFlow(store: store)
-    private(set) lazy var links = LinkFlow(store: store, sessions: sessions, suspensions: suspensions)
-    private(set) lazy var signIn = SignInFlow(store: store, sessions: sessions, links: links, suspensions: suspensions)
-    private(set) lazy var deletion = DeletionFlow(store: store, sessions: sessions, links: links)
-    private(set) lazy var purchases = PurchaseFlow(store: store, sessions: sessions)
-    private(set) lazy var appleEvents = AppleEventFlow(
+package final class ServiceDependencies {
+    package let configuration: ServiceConfiguration
+    package let http: HTTPClient
+    package let verifier: TokenVerifier
+    package let store: AccountStore
+    package private(set) lazy var sessions = SessionFlow(store: store)
+    package private(set) lazy var suspensions = SuspensionFlow(store: store)
+    package private(set) lazy var links = LinkFlow(store: store, sessions: sessions, suspensions: suspensions)
+    package private(set) lazy var signIn = SignInFlow(
+        store: store, sessions: sessions, links: links, suspensions: suspensions)
+    package private(set) lazy var deletion = DeletionFlow(store: store, sessions: sessions, links: links)
+    package private(set) lazy var purchases = PurchaseFlow(store: store, sessions: sessions)
+    package private(set) lazy var appleEvents = AppleEventFlow(
         store: store, sessions: sessions, links: links, deletion: deletion)
-    private(set) lazy var googleEvents = GoogleEventFlow(store: store, suspensions: suspensions)
+    package private(set) lazy var googleEvents = GoogleEventFlow(store: store, suspensions: suspensions)
     /// Sign in with Apple revocation; nil when not configured, for a function that never deletes
     /// accounts, or while the key's SSM parameter is still to be read (`pendingAppleKey`).
-    private(set) var appleRevocation: AppleTokenRevocation?
+    package private(set) var appleRevocation: AppleTokenRevocation?
     /// The key's SSM parameter, when its read at init failed transiently (throttled, unavailable):
     /// an outage of SSM at a cold start must not take the function down (every action would answer
     /// a Runtime API error instead of an envelope), so the first deletion that needs the key reads
@@ -43,9 +44,9 @@ final class ServiceDependencies {
     private var pendingAppleKey: (settings: AppleRevocationSettings, name: String)?
     /// App Store signed-data verification (one per process: it caches verified chains); nil when
     /// purchases are off.
-    let storeVerifier: AppStoreSignedDataVerifier?
+    package let storeVerifier: AppStoreSignedDataVerifier?
     /// The App Store Server API for claims; nil when not configured (its key is read on first use).
-    private(set) lazy var storeStatus: AppStoreStatusLookup? = configuration.purchases?.api.flatMap { api in
+    package private(set) lazy var storeStatus: AppStoreStatusLookup? = configuration.purchases?.api.flatMap { api in
         storeVerifier.map { AppStoreStatusLookup(settings: api, http: http, aws: configuration.aws, verifier: $0) }
     }
 
@@ -53,7 +54,7 @@ final class ServiceDependencies {
     ///   then is the Sign in with Apple key loaded, from the environment or, read once now, from
     ///   SSM. A key that is missing, not allowed or not a P-256 key is a configuration error; a
     ///   read that failed transiently is tried again by the first deletion that needs it.
-    init(
+    package init(
         configuration: ServiceConfiguration, http: HTTPClient, revokesAppleTokens: Bool = false
     ) throws(ConfigurationError) {
         self.configuration = configuration
@@ -99,15 +100,15 @@ final class ServiceDependencies {
     }
 
     /// The SSM read at start-up: Lambda's init phase has 10 s in all.
-    static let keyReadMilliseconds: Int64 = 4_000
+    package static let keyReadMilliseconds: Int64 = 4_000
 
     /// Whether deletions revoke Apple tokens (the key loaded, or its read still pending).
-    var revokesAppleTokens: Bool { appleRevocation != nil || pendingAppleKey != nil }
+    package var revokesAppleTokens: Bool { appleRevocation != nil || pendingAppleKey != nil }
 
     /// Revocation, reading the key from SSM first when the read at init failed transiently (within
     /// `keyReadMilliseconds` and `deadline`, keeping 2 s of it for Apple); nil when the key is still
     /// unavailable, and revocation then answers false, as for any failure at Apple.
-    func appleRevocation(deadline: Deadline) -> AppleTokenRevocation? {
+    package func appleRevocation(deadline: Deadline) -> AppleTokenRevocation? {
         if let appleRevocation { return appleRevocation }
         guard let (settings, name) = pendingAppleKey else { return nil }
         let budget = min(ServiceDependencies.keyReadMilliseconds, deadline.remainingMilliseconds - 2_000)

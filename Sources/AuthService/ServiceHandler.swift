@@ -15,24 +15,24 @@ import StrictJSON
 /// action; check the time left; run it; map any failure to the contract's code in one place;
 /// answer in the envelope, shaped for the caller. Only a failure no mapping knows (a bug) is
 /// thrown, to the Runtime API's error endpoint.
-final class ServiceHandler: LambdaHandler {
+package final class ServiceHandler: LambdaHandler {
     /// Below this much remaining time nothing is started: the answer is UPSTREAM_UNAVAILABLE.
-    static let minimumRemainingMilliseconds: Int64 = 500
+    package static let minimumRemainingMilliseconds: Int64 = 500
     /// Requests stop this long before the invocation's deadline, so the answer can still go out.
-    static let answerMarginMilliseconds: Int64 = 300
+    package static let answerMarginMilliseconds: Int64 = 300
 
-    let function: AuthFunction
-    let dependencies: ServiceDependencies
+    package let function: AuthFunction
+    package let dependencies: ServiceDependencies
     /// The metric records' directive, the same for every invocation.
-    let metricsDirective: JSONValue
+    package let metricsDirective: JSONValue
 
-    init(function: AuthFunction, dependencies: ServiceDependencies) {
+    package init(function: AuthFunction, dependencies: ServiceDependencies) {
         self.function = function
         self.dependencies = dependencies
         metricsDirective = InvocationMetrics.directive(namespace: dependencies.configuration.metricsNamespace)
     }
 
-    func handle(_ event: [UInt8], context: LambdaContext) throws -> [UInt8] {
+    package func handle(_ event: [UInt8], context: LambdaContext) throws -> [UInt8] {
         let http = dependencies.http
         http.resetCounters()
         let started = Clock.nowMilliseconds()
@@ -94,14 +94,14 @@ final class ServiceHandler: LambdaHandler {
     /// What `perform` did: the answer or the contract's error, the action when one was chosen
     /// (to pick its HTTP status), and whether a replaced refresh token was presented (the
     /// session was revoked: a stolen-token signal).
-    struct Performed {
-        var result: Result<Answer, ServiceError>
-        var action: (any Action)?
-        var reuseDetected = false
+    package struct Performed {
+        package var result: Result<Answer, ServiceError>
+        package var action: (any Action)?
+        package var reuseDetected = false
     }
 
     /// Runs the invocation's action; an expected failure comes back as the contract's error.
-    func perform(_ invocation: Invocation, context: LambdaContext) throws -> Performed {
+    package func perform(_ invocation: Invocation, context: LambdaContext) throws -> Performed {
         var action: (any Action)?
         do {
             let deadline = Deadline(
@@ -123,7 +123,7 @@ final class ServiceHandler: LambdaHandler {
 
     /// The envelope in the invocation's shape; `status` overrides 200 or the code's HTTP status
     /// (an event's sender retries on some statuses and not others, and expects its own success).
-    func answer(
+    package func answer(
         _ result: Result<Answer, ServiceError>, status: Int?, shape: Invocation.Shape, context: LambdaContext
     ) -> [UInt8] {
         switch result {

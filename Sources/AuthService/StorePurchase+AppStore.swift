@@ -16,7 +16,7 @@ extension StorePurchase {
     /// transaction (`FAMILY_SHARED`, its own `originalTransactionId`) is theirs to claim: an
     /// `appAccountToken` on it was set by the purchaser's app for the purchaser's account, so it
     /// never decides which account the family member's access belongs to.
-    init(_ t: AppStoreTransaction, signedDateMs: Int64? = nil) {
+    package init(_ t: AppStoreTransaction, signedDateMs: Int64? = nil) {
         self.init(
             originalTransactionID: t.originalTransactionId, productID: t.productId, environment: t.environment.rawValue,
             appAccountToken: t.isFamilyShared ? nil : t.appAccountToken, purchaseDateMs: t.purchaseDate,

@@ -1,4 +1,5 @@
 import AuthService
 import LambdaRuntime
+import RefreshFunction
 
 Lambda.run { context in try AuthFunction.refresh.start(context) }

@@ -1,4 +1,5 @@
 import AuthService
 import LambdaRuntime
+import SignInFunction
 
 Lambda.run { context in try AuthFunction.signin.start(context) }

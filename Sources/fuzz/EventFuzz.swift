@@ -1,4 +1,7 @@
 import AuthService
+import LinkFunction
+import RefreshFunction
+import SignInFunction
 import StrictJSON
 
 /// AuthService's event reading, for each function: an event either chooses an action (its fields

@@ -5,6 +5,9 @@ import StrictJSON
 import Testing
 
 @testable import AuthService
+@testable import LinkFunction
+@testable import RefreshFunction
+@testable import SignInFunction
 
 /// Events are chosen by the invocation's shape before any `action` field is read, and each
 /// answers refusals with the HTTP status its sender acts on (docs/API.md, "Notifications",

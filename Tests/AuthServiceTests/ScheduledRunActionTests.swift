@@ -5,6 +5,9 @@ import StrictJSON
 import Testing
 
 @testable import AuthService
+@testable import LinkFunction
+@testable import RefreshFunction
+@testable import SignInFunction
 
 /// Issue 18, defect 7: the scheduled run is accepted only through the schedule's alias; the same
 /// event invoked any other way answers INVALID_REQUEST and sends nothing anywhere.

@@ -3,6 +3,9 @@ import StrictJSON
 import Testing
 
 @testable import AuthService
+@testable import LinkFunction
+@testable import RefreshFunction
+@testable import SignInFunction
 
 /// A Function URL request whose `content-type` is `application/secevent+jwt` (Google's
 /// Cross-Account Protection, RFC 8935) is a security event: its body is the token, never JSON; only

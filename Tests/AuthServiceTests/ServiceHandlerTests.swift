@@ -5,6 +5,9 @@ import StrictJSON
 import Testing
 
 @testable import AuthService
+@testable import LinkFunction
+@testable import RefreshFunction
+@testable import SignInFunction
 
 /// The one path through the handler, for what needs no network: dispatch by `action`, the
 /// time check, the shape of the answer. (Everything that reaches S3, STS or a JWKS runs end to

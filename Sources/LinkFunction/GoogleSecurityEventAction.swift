@@ -7,6 +7,7 @@ import AccountSessions
 import AccountSignIn
 import AccountStore
 import AccountSuspensions
+import AuthService
 import PlatformSupport
 import TokenVerification
 
@@ -15,21 +16,21 @@ import TokenVerification
 /// Answers 202 when processed, a duplicate, about an identity no account holds or of a type that
 /// is only logged; 400 when verification fails (nothing changes); 503 on a transient failure, so
 /// that Google delivers it again.
-struct GoogleSecurityEventAction: Action {
-    static let name = "googleSecurityEvent"
+package struct GoogleSecurityEventAction: Action {
+    package static let name = "googleSecurityEvent"
 
-    let token: String
+    package let token: String
 
-    static func matches(_ invocation: Invocation) -> Bool { invocation.isSecurityEvent }
+    package static func matches(_ invocation: Invocation) -> Bool { invocation.isSecurityEvent }
 
-    init(_ request: Request) throws(ServiceError) {
+    package init(_ request: Request) throws(ServiceError) {
         token = try request.requiredString(Invocation.securityEventMember, maxBytes: Invocation.maxEventBytes)
     }
 
-    var provider: IdentityProvider? { .google }
-    var successStatus: Int { 202 }
+    package var provider: IdentityProvider? { .google }
+    package var successStatus: Int { 202 }
 
-    func run(_ d: ServiceDependencies, deadline: Deadline) throws -> Answer {
+    package func run(_ d: ServiceDependencies, deadline: Deadline) throws -> Answer {
         let set = try d.verifier.verifyGoogleSecurityEvent(token, deadline: deadline)
         var handled: [(GoogleSecurityEvent, GoogleSecurityEventResult)] = []
         for (i, event) in set.events.enumerated() {
@@ -46,7 +47,7 @@ struct GoogleSecurityEventAction: Action {
 
     /// What the event asks of the identity it names (contract v4); nil for the types that are
     /// only logged (`account-credential-change-required`, `verification`, unknown ones).
-    static func effect(of event: GoogleSecurityEvent) -> GoogleSecurityEffect? {
+    package static func effect(of event: GoogleSecurityEvent) -> GoogleSecurityEffect? {
         switch event.kind {
         case .sessionsRevoked, .tokensRevoked, .tokenRevoked: return .endSessions
         case .accountDisabled: return event.reason == "hijacking" ? .suspend(reason: "hijacking") : .endSessions
@@ -55,5 +56,5 @@ struct GoogleSecurityEventAction: Action {
         }
     }
 
-    func httpStatus(for error: ServiceError) -> Int { Self.notificationStatus(for: error) }
+    package func httpStatus(for error: ServiceError) -> Int { Self.notificationStatus(for: error) }
 }

@@ -7,6 +7,7 @@ import AccountSessions
 import AccountSignIn
 import AccountStore
 import AccountSuspensions
+import AuthService
 import PlatformSupport
 import TokenVerification
 
@@ -15,23 +16,23 @@ import TokenVerification
 /// duplicate, about an identity no account has, or of a type this service does not act on; 400
 /// when verification fails (nothing changes, Apple does not retry); 503 on a transient failure,
 /// so that Apple retries.
-struct AppleAccountEventAction: Action {
-    static let name = "appleAccountEvent"
+package struct AppleAccountEventAction: Action {
+    package static let name = "appleAccountEvent"
     /// An `account-delete` of an account's last provider deletes the account; the purge keeps
     /// this much time back for the record and the answer.
-    static let reserveMilliseconds: Int64 = 1_000
+    package static let reserveMilliseconds: Int64 = 1_000
 
-    let payload: String
+    package let payload: String
 
-    static func matches(_ invocation: Invocation) -> Bool {
+    package static func matches(_ invocation: Invocation) -> Bool {
         invocation.shape == .functionURL && invocation.request.object["payload"]?.stringValue != nil
     }
 
-    init(_ request: Request) throws(ServiceError) {
+    package init(_ request: Request) throws(ServiceError) {
         payload = try request.requiredString("payload", maxBytes: Request.maxIDTokenBytes)
     }
 
-    func run(_ d: ServiceDependencies, deadline: Deadline) throws -> Answer {
+    package func run(_ d: ServiceDependencies, deadline: Deadline) throws -> Answer {
         let notification = try d.verifier.verifyAppleNotification(payload, deadline: deadline)
         guard let event = AppleAccountEvent(rawValue: notification.eventType) else {
             return .event(status: "ignored")
@@ -42,5 +43,5 @@ struct AppleAccountEventAction: Action {
         return .appleEvent(result)
     }
 
-    func httpStatus(for error: ServiceError) -> Int { Self.notificationStatus(for: error) }
+    package func httpStatus(for error: ServiceError) -> Int { Self.notificationStatus(for: error) }
 }

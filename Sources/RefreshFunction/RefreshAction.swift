@@ -7,17 +7,18 @@ import AccountSessions
 import AccountSignIn
 import AccountStore
 import AccountSuspensions
+import AuthService
 import PlatformSupport
 
 /// auth-refresh `refresh` (the default): new credentials and a rotated refresh token.
-struct RefreshAction: Action {
-    static let name = "refresh"
+package struct RefreshAction: Action {
+    package static let name = "refresh"
 
-    let refreshToken: String
+    package let refreshToken: String
 
-    init(_ request: Request) throws(ServiceError) { refreshToken = try request.refreshToken() }
+    package init(_ request: Request) throws(ServiceError) { refreshToken = try request.refreshToken() }
 
-    func run(_ d: ServiceDependencies, deadline: Deadline) throws -> Answer {
+    package func run(_ d: ServiceDependencies, deadline: Deadline) throws -> Answer {
         .refreshed(try d.sessions.refresh(token: refreshToken, deadline: deadline), settings: d.configuration.account)
     }
 }

@@ -8,6 +8,7 @@ import AccountSignIn
 import AccountStore
 import AccountSuspensions
 import AppStoreSignedData
+import AuthService
 import PlatformSupport
 import PurchaseModel
 
@@ -19,20 +20,20 @@ import PurchaseModel
 /// processed, a duplicate, about an unclaimed purchase, of a type or shape that changes nothing
 /// (`RESCIND_CONSENT`, which carries `appData`, is audited), 400 when verification fails (Apple
 /// does not retry); 503 on a transient failure (Apple retries).
-struct AppStoreNotificationAction: Action {
-    static let name = "appStoreNotification"
+package struct AppStoreNotificationAction: Action {
+    package static let name = "appStoreNotification"
 
-    let signedPayload: String
+    package let signedPayload: String
 
-    static func matches(_ invocation: Invocation) -> Bool {
+    package static func matches(_ invocation: Invocation) -> Bool {
         invocation.shape == .functionURL && invocation.request.object["signedPayload"]?.stringValue != nil
     }
 
-    init(_ request: Request) throws(ServiceError) {
+    package init(_ request: Request) throws(ServiceError) {
         signedPayload = try request.requiredString("signedPayload", maxBytes: Invocation.maxEventBytes)
     }
 
-    func run(_ d: ServiceDependencies, deadline: Deadline) throws -> Answer {
+    package func run(_ d: ServiceDependencies, deadline: Deadline) throws -> Answer {
         guard let verifier = d.storeVerifier, let products = d.configuration.purchases?.products else {
             throw ServiceError(.invalidRequest, "App Store notifications are not enabled in this deployment.")
         }
@@ -57,7 +58,7 @@ struct AppStoreNotificationAction: Action {
 
     /// The contract's mapping of notification types to the subscription's status; nil for the
     /// types that are only acknowledged.
-    static func change(
+    package static func change(
         _ n: AppStoreNotification, _ t: AppStoreTransaction
     ) -> (status: Subscription.Status, expiryMs: Int64?)? {
         switch n.notificationType {
@@ -76,12 +77,12 @@ struct AppStoreNotificationAction: Action {
     /// applies to a product the catalog no longer lists (with the free tier, which is what an
     /// ended purchase grants anyway); news that a purchase is paid for (`active`, `grace`) of such
     /// a product grants nothing and is acknowledged.
-    static func product(
+    package static func product(
         _ id: String, _ status: Subscription.Status, in catalog: ProductCatalog
     ) -> ProductCatalog.Product? {
         if let listed = catalog.product(id) { return listed }
         return status == .expired || status == .revoked ? ProductCatalog.free : nil
     }
 
-    func httpStatus(for error: ServiceError) -> Int { Self.notificationStatus(for: error) }
+    package func httpStatus(for error: ServiceError) -> Int { Self.notificationStatus(for: error) }
 }

@@ -8,6 +8,7 @@ import AccountSignIn
 import AccountStore
 import AccountSuspensions
 import AppStoreSignedData
+import AuthService
 import PlatformSupport
 import PurchaseModel
 
@@ -15,21 +16,21 @@ import PurchaseModel
 /// The signed transaction is verified here, as Apple's App Store Server Library does (signature,
 /// chain to the configured roots at `signedDate`, OIDs, bundle, environment), and its product
 /// must be one this deployment sells; then the account binds it.
-struct ClaimPurchaseAction: Action {
-    static let name = "claimPurchase"
+package struct ClaimPurchaseAction: Action {
+    package static let name = "claimPurchase"
     /// A StoreKit 2 `jwsRepresentation` holds three certificates: a few KiB; 64 KiB is generous.
-    static let maxSignedTransactionBytes = 64 * 1024
+    package static let maxSignedTransactionBytes = 64 * 1024
 
-    let refreshToken: String
-    let signedTransaction: String
+    package let refreshToken: String
+    package let signedTransaction: String
 
-    init(_ request: Request) throws(ServiceError) {
+    package init(_ request: Request) throws(ServiceError) {
         refreshToken = try request.refreshToken()
         signedTransaction = try request.requiredString(
             "signedTransaction", maxBytes: ClaimPurchaseAction.maxSignedTransactionBytes)
     }
 
-    func run(_ d: ServiceDependencies, deadline: Deadline) throws -> Answer {
+    package func run(_ d: ServiceDependencies, deadline: Deadline) throws -> Answer {
         guard let verifier = d.storeVerifier, let products = d.configuration.purchases?.products else {
             throw ServiceError(.invalidRequest, "Purchases are not enabled in this deployment.")
         }

@@ -7,17 +7,18 @@ import AccountSessions
 import AccountSignIn
 import AccountStore
 import AccountSuspensions
+import AuthService
 import PlatformSupport
 
 /// auth-refresh `signoutOthers`: end every other live session of the account (recent sign-in).
-struct SignOutOthersAction: Action {
-    static let name = "signoutOthers"
+package struct SignOutOthersAction: Action {
+    package static let name = "signoutOthers"
 
-    let refreshToken: String
+    package let refreshToken: String
 
-    init(_ request: Request) throws(ServiceError) { refreshToken = try request.refreshToken() }
+    package init(_ request: Request) throws(ServiceError) { refreshToken = try request.refreshToken() }
 
-    func run(_ d: ServiceDependencies, deadline: Deadline) throws -> Answer {
+    package func run(_ d: ServiceDependencies, deadline: Deadline) throws -> Answer {
         .signedOut(count: try d.sessions.signOutOthers(token: refreshToken, deadline: deadline))
     }
 }

@@ -7,22 +7,23 @@ import AccountSessions
 import AccountSignIn
 import AccountStore
 import AccountSuspensions
+import AuthService
 import PlatformSupport
 import TokenVerification
 
 /// auth-link `unlink`: remove a provider from the signed-in account (its sessions end with it).
-struct UnlinkAction: Action {
-    static let name = "unlink"
+package struct UnlinkAction: Action {
+    package static let name = "unlink"
 
-    let refreshToken: String
-    let provider: IdentityProvider?
+    package let refreshToken: String
+    package let provider: IdentityProvider?
 
-    init(_ request: Request) throws(ServiceError) {
+    package init(_ request: Request) throws(ServiceError) {
         refreshToken = try request.refreshToken()
         provider = try request.provider()
     }
 
-    func run(_ d: ServiceDependencies, deadline: Deadline) throws -> Answer {
+    package func run(_ d: ServiceDependencies, deadline: Deadline) throws -> Answer {
         .linked(
             try d.links.unlink(token: refreshToken, provider: provider!, deadline: deadline), provider: provider!)
     }

@@ -7,22 +7,23 @@ import AccountSessions
 import AccountSignIn
 import AccountStore
 import AccountSuspensions
+import AuthService
 import PlatformSupport
 import TokenVerification
 
 /// auth-signin: verify the provider's ID token, find or create the account, issue credentials
 /// and a refresh session.
-struct SignInAction: Action {
-    static let name = "signin"
+package struct SignInAction: Action {
+    package static let name = "signin"
 
-    let provider: IdentityProvider?
-    let idToken: String
-    let intent: SignInIntent
-    let nonce: String?
-    let fullName: String?
-    let device: String?
+    package let provider: IdentityProvider?
+    package let idToken: String
+    package let intent: SignInIntent
+    package let nonce: String?
+    package let fullName: String?
+    package let device: String?
 
-    init(_ request: Request) throws(ServiceError) {
+    package init(_ request: Request) throws(ServiceError) {
         provider = try request.provider()
         idToken = try request.idToken()
         intent = SignInIntent(rawValue: try request.choice("intent", ["signin", "signup", "auto"], default: "auto"))!
@@ -31,7 +32,7 @@ struct SignInAction: Action {
         device = try request.deviceLabel()
     }
 
-    func run(_ d: ServiceDependencies, deadline: Deadline) throws -> Answer {
+    package func run(_ d: ServiceDependencies, deadline: Deadline) throws -> Answer {
         let identity = try d.verifier.verify(idToken, provider: provider!, nonce: nonce, deadline: deadline)
         let outcome = try d.signIn.signIn(
             identity: identity, intent: intent, fullName: fullName, device: device, deadline: deadline)

@@ -7,17 +7,18 @@ import AccountSessions
 import AccountSignIn
 import AccountStore
 import AccountSuspensions
+import AuthService
 import PlatformSupport
 
 /// auth-refresh `signout`: end this session.
-struct SignOutAction: Action {
-    static let name = "signout"
+package struct SignOutAction: Action {
+    package static let name = "signout"
 
-    let refreshToken: String
+    package let refreshToken: String
 
-    init(_ request: Request) throws(ServiceError) { refreshToken = try request.refreshToken() }
+    package init(_ request: Request) throws(ServiceError) { refreshToken = try request.refreshToken() }
 
-    func run(_ d: ServiceDependencies, deadline: Deadline) throws -> Answer {
+    package func run(_ d: ServiceDependencies, deadline: Deadline) throws -> Answer {
         try d.sessions.signOut(token: refreshToken, deadline: deadline)
         return .signedOut
     }

@@ -7,6 +7,7 @@ import AccountSessions
 import AccountSignIn
 import AccountStore
 import AccountSuspensions
+import AuthService
 import PlatformSupport
 
 /// The hourly EventBridge schedule's invocation of auth-link (docs/API.md, "Scheduled run"):
@@ -15,29 +16,29 @@ import PlatformSupport
 /// only EventBridge may invoke (template.yaml); the same event invoked any other way (the app's
 /// invoke permission covers the unqualified function only) is INVALID_REQUEST before anything is
 /// read or listed, so it cannot cost a run (issue 18, defect 7).
-struct ScheduledRunAction: Action {
-    static let name = "scheduledRun"
-    static let reserveMilliseconds: Int64 = 1_000
+package struct ScheduledRunAction: Action {
+    package static let name = "scheduledRun"
+    package static let reserveMilliseconds: Int64 = 1_000
     /// The alias the schedule invokes (template.yaml, `AuthLinkScheduledAlias`).
-    static let alias = "scheduled"
+    package static let alias = "scheduled"
 
     /// Whether `arn` names this function through the schedule's alias:
     /// `arn:<partition>:lambda:<region>:<account>:function:<name>:scheduled` (a function that is
     /// itself named `scheduled`, invoked unqualified, has one part fewer).
-    static func isScheduleAlias(_ arn: String) -> Bool {
+    package static func isScheduleAlias(_ arn: String) -> Bool {
         let parts = arn.split(separator: ":", omittingEmptySubsequences: false)
         return parts.count == 8 && parts[0] == "arn" && parts[2] == "lambda" && parts[5] == "function"
             && parts[7] == Substring(alias)
     }
 
     /// EventBridge's scheduled event: `"source": "aws.events"`, `"detail-type": "Scheduled Event"`.
-    static func matches(_ invocation: Invocation) -> Bool {
+    package static func matches(_ invocation: Invocation) -> Bool {
         let object = invocation.request.object
         return invocation.shape == .direct && object["source"]?.stringValue == "aws.events"
             && object["detail-type"]?.stringValue == "Scheduled Event"
     }
 
-    init(_ request: Request) throws(ServiceError) {
+    package init(_ request: Request) throws(ServiceError) {
         guard Self.isScheduleAlias(request.invokedFunctionARN) else {
             throw ServiceError(
                 .invalidRequest,
@@ -45,7 +46,7 @@ struct ScheduledRunAction: Action {
         }
     }
 
-    func run(_ d: ServiceDependencies, deadline: Deadline) throws -> Answer {
+    package func run(_ d: ServiceDependencies, deadline: Deadline) throws -> Answer {
         .scheduledRun(
             try d.deletion.runScheduledDeletions(
                 purgeUntil: deadline.earlier(by: Self.reserveMilliseconds), deadline: deadline))

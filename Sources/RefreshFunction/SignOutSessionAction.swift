@@ -7,22 +7,23 @@ import AccountSessions
 import AccountSignIn
 import AccountStore
 import AccountSuspensions
+import AuthService
 import PlatformSupport
 
 /// auth-refresh `signoutSession`: end one session of the account by its id (another one needs a
 /// recent sign-in).
-struct SignOutSessionAction: Action {
-    static let name = "signoutSession"
+package struct SignOutSessionAction: Action {
+    package static let name = "signoutSession"
 
-    let refreshToken: String
-    let sessionID: String
+    package let refreshToken: String
+    package let sessionID: String
 
-    init(_ request: Request) throws(ServiceError) {
+    package init(_ request: Request) throws(ServiceError) {
         refreshToken = try request.refreshToken()
         sessionID = try request.sessionID()
     }
 
-    func run(_ d: ServiceDependencies, deadline: Deadline) throws -> Answer {
+    package func run(_ d: ServiceDependencies, deadline: Deadline) throws -> Answer {
         try d.sessions.signOutSession(token: refreshToken, sessionID: sessionID, deadline: deadline)
         return .signedOut
     }

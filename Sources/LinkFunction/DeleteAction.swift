@@ -7,30 +7,31 @@ import AccountSessions
 import AccountSignIn
 import AccountStore
 import AccountSuspensions
+import AuthService
 import PlatformSupport
 
 /// auth-link `delete`: delete the signed-in account (docs/API.md, auth-link `delete`). The
 /// account domain commits, unmaps and purges; then, when the account had an Apple identity and
 /// revocation is configured, the app's fresh `authorizationCode` is exchanged and the tokens it
 /// yields are revoked. The code is spent last, so a deletion that fails keeps it unspent.
-struct DeleteAction: Action {
-    static let name = "delete"
+package struct DeleteAction: Action {
+    package static let name = "delete"
     /// Time kept back from the purge for what follows it: saving the deletion record, and Apple's
     /// two endpoints when there is a code to exchange.
-    static let reserveMilliseconds: Int64 = 1_000
-    static let appleReserveMilliseconds: Int64 = 4_000
+    package static let reserveMilliseconds: Int64 = 1_000
+    package static let appleReserveMilliseconds: Int64 = 4_000
 
-    let refreshToken: String
-    let authorizationCode: String?
+    package let refreshToken: String
+    package let authorizationCode: String?
 
-    init(_ request: Request) throws(ServiceError) {
+    package init(_ request: Request) throws(ServiceError) {
         refreshToken = try request.refreshToken()
         authorizationCode = try request.optionalString("authorizationCode", maxBytes: 1024).flatMap {
             $0.isEmpty ? nil : $0
         }
     }
 
-    func run(_ d: ServiceDependencies, deadline: Deadline) throws -> Answer {
+    package func run(_ d: ServiceDependencies, deadline: Deadline) throws -> Answer {
         let willRevoke = authorizationCode != nil && d.revokesAppleTokens
         let reserve = Self.reserveMilliseconds + (willRevoke ? Self.appleReserveMilliseconds : 0)
         let outcome = try d.deletion.deleteAccount(

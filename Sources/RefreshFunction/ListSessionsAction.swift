@@ -7,17 +7,18 @@ import AccountSessions
 import AccountSignIn
 import AccountStore
 import AccountSuspensions
+import AuthService
 import PlatformSupport
 
 /// auth-refresh `list`: the account's live sessions, newest first.
-struct ListSessionsAction: Action {
-    static let name = "list"
+package struct ListSessionsAction: Action {
+    package static let name = "list"
 
-    let refreshToken: String
+    package let refreshToken: String
 
-    init(_ request: Request) throws(ServiceError) { refreshToken = try request.refreshToken() }
+    package init(_ request: Request) throws(ServiceError) { refreshToken = try request.refreshToken() }
 
-    func run(_ d: ServiceDependencies, deadline: Deadline) throws -> Answer {
+    package func run(_ d: ServiceDependencies, deadline: Deadline) throws -> Answer {
         .sessions(try d.sessions.listSessions(token: refreshToken, deadline: deadline))
     }
 }
