@@ -15,7 +15,7 @@ import TokenVerification
 /// claims and deletion records are listed under their own prefixes (one key each). Every
 /// judgment rests on documents read by key, never on a key's absence from a listing, so a listing
 /// that could not finish leaves the check incomplete (`unchecked`), never wrong; repairs run only
-/// after a complete walk, each on a break re-read just before (`+CheckRepair`). Memory: one small
+/// after a complete walk, each on a break re-read just before (`StoreCheck+Repair.swift`). Memory: one small
 /// entry per identity file and claim, one per deletion record; accounts are judged a page at a time.
 extension StoreCheck {
     /// The mapping files and records the walk reads before the accounts.
@@ -28,7 +28,7 @@ extension StoreCheck {
         package var transfersByAccount: [String: [String]] = [:]
         package var deletions: [String: StoredDocument<(DeletionRecord, etag: String, keysFailed: Int)>] = [:]
         package var deletionsComplete = true
-        /// Google's suspension records, by `sub` (`+CheckSuspensions`).
+        /// Google's suspension records, by `sub` (`StoreCheck+Suspensions.swift`).
         package var suspensions: [String: StoredDocument<IdentitySuspension>] = [:]
         package var suspensionsComplete = true
     }

@@ -6,7 +6,7 @@ import PlatformSupport
 /// Refresh and sign-out (docs/API.md, auth-refresh). A refresh costs three rounds: the record and
 /// the account documents; credentials from STS (only for a token its record vouches for); the
 /// rotated record. Session management (`list`, `signoutOthers`, `signoutSession`) is in
-/// `AccountService+SessionList.swift`.
+/// `SessionFlow+List.swift`.
 extension SessionFlow {
     package func refresh(token text: String, deadline: Deadline) throws(AccountError) -> RefreshOutcome {
         let token = try parseToken(text)

@@ -3,11 +3,9 @@ import AccountModel
 import PlatformSupport
 import StrictJSON
 
-/// How `check` reads the bucket: listings a page at a time (a listing that cannot finish says so
-/// and stops; nothing is judged from its silence), documents by key, `sessionsPerRound` at a
-/// time, each failure noted instead of ending the check.
+/// Reads that note a failure instead of ending the caller (the operator's check, a transfer's
+/// work list): documents by key, `sessionsPerRound` at a time, each decoded or said unreadable.
 extension AccountStore {
-
     /// GETs of `keys`, `sessionsPerRound` at a time: each key with its object (nil: none) or why
     /// it could not be read.
     package func readEach(_ keys: [String], deadline: Deadline) -> [(String, Result<S3Object?, AccountError>)] {

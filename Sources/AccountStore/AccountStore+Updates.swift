@@ -4,7 +4,7 @@ import PlatformSupport
 import StrictJSON
 
 /// The read-modify-write engine behind every update of an existing document, and the documents'
-/// loading. (Identity files: `AccountService+IdentityFiles.swift`.)
+/// loading. (Identity files: `AccountStore+IdentityFiles.swift`.)
 extension AccountStore {
     /// Applies `mutate` to providers.json and writes it with `If-Match`; a lost race re-reads and
     /// re-applies (so checks inside `mutate` see the winner's state). `mutate` returns false when

@@ -4,7 +4,7 @@ import PlatformSupport
 
 /// Runs the S3 and STS calls of one network round together (each with its own bounded retries)
 /// and returns their outcomes in order. `AWSBatch` is the real one; the deterministic simulation
-/// (Tests/AccountDomainTests/Simulation) runs its own over an in-memory S3.
+/// (Tests/AccountSimulationTests) runs its own over an in-memory S3.
 package protocol AccountBackend: AnyObject {
     func run(_ calls: [AWSCall], deadline: Deadline) -> [Result<AWSCallOutcome, AWSError>]
 }

@@ -3,7 +3,7 @@ import PlatformSupport
 import PurchaseModel
 import StrictJSON
 
-/// AccountDomain's stored documents (and each purchase's state): a document that parses re-serializes to JSON that parses to
+/// AccountModel's stored documents (and each purchase's state): a document that parses re-serializes to JSON that parses to
 /// an equal document (an older function never loses what it read, and never writes what it could
 /// not read back).
 enum DocumentFuzz {

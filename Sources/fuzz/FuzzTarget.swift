@@ -9,13 +9,13 @@ enum FuzzTarget: String, CaseIterable {
     case xml
     /// AuthService's event reading: direct invokes, Function URLs, Apple's notifications, the schedule.
     case events
-    /// AccountDomain's stored documents: providers.json, profile.json, sessions, deletion records.
+    /// AccountModel's stored documents: providers.json, profile.json, sessions, deletion records.
     case documents
     /// PlatformSupport's ISO-8601 timestamps.
     case iso8601
     /// PlatformSupport's base64 and base64url decoders: canonical only.
     case base64
-    /// AccountDomain's refresh-token parser.
+    /// AccountModel's refresh-token parser.
     case refreshToken = "refresh-token"
     /// AppStoreSignedData: signed transactions, renewal info and notifications, and their payloads.
     case appstore

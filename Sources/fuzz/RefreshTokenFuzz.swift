@@ -1,7 +1,7 @@
 import AccountModel
 import PlatformSupport
 
-/// AccountDomain's refresh-token parser: what parses is exactly the token `issue` makes of the
+/// AccountModel's refresh-token parser: what parses is exactly the token `issue` makes of the
 /// parts it read (one text per token: a token's hash is its identity in the session record).
 enum RefreshTokenFuzz {
     static func run(_ bytes: [UInt8]) {

@@ -15,7 +15,7 @@ import PlatformSupport
 
 /// Google's Cross-Account Protection in the simulation (issue 25): security events about the
 /// people's Google identities, racing their own sign-ins, sign-ups, links and unlinks. Each event
-/// is one operation through a fresh AccountService (auth-link's), named `google <effect> <sub>`,
+/// is one operation through fresh flows (auth-link's), named `google <effect> <sub>`,
 /// with no session: `endSessions` (sessions-revoked and the like), `suspend` (account-disabled
 /// with reason hijacking) and `lift` (account-enabled). Events carry the time Google issued them
 /// (`iat`); now and then one is delivered again (same `jti`) or late (an older `iat`).

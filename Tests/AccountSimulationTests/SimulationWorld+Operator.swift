@@ -15,7 +15,7 @@ import PlatformSupport
 
 /// The operator in the simulation (issue 20): disables and enables accounts, signs their
 /// sessions out and deletes them, racing the people's own devices. Each action is one operation
-/// through a fresh AccountService (as one authctl command is), named `opDisable <uuid>` and so on,
+/// through fresh flows (as one authctl command is), named `opDisable <uuid>` and so on,
 /// with no session (it is not the account's own action).
 extension SimulationWorld {
     static let operatorDisable = AccountDisable(reason: "simulated abuse", atMs: 0, by: "arn:aws:iam::1:user/ops")

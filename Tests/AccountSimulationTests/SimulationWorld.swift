@@ -345,7 +345,7 @@ final class SimulationWorld: @unchecked Sendable {
         }
     }
 
-    /// Runs one operation through a fresh AccountService (a new invocation) and records it.
+    /// Runs one operation through fresh flows over a fresh store (a new invocation) and records it.
     func run<T>(
         _ actor: Int, _ name: String, session: HeldSession?, forged: Bool = false, linked: SimIdentity? = nil,
         unlinked: IdentityProvider? = nil, presenting: String? = nil, purchase: String? = nil,

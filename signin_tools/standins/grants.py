@@ -11,7 +11,7 @@ evaluate, only ever broader (docs/decisions/aws.md, "IAM grants in tests"):
 - conditions are dropped: moto passes no request context for S3, so an Allow with a condition
   evaluates as an explicit Deny there;
 - SSM resources become `*`: moto checks SSM actions against the resource `*`, never the ARN.
-The simulation's table (Tests/AccountDomainTests/Simulation/SimulatedGrants.swift) is held
+The simulation's table (Tests/AccountSimulationTests/SimulatedGrants.swift) is held
 against `function_statements` by Tests/integration/test_grants.py.
 """
 import copy
