@@ -36,12 +36,6 @@ package struct RefreshToken: Sendable, Equatable {
 
     /// What is stored: lowercase hex SHA-256 of the token string.
     package var hash: String { Hex.encode(SHA256.hash(value)) }
-
-    package init(serviceUserID: String, sessionID: String, value: String) {
-        self.serviceUserID = serviceUserID
-        self.sessionID = sessionID
-        self.value = value
-    }
 }
 
 extension String {

@@ -20,11 +20,6 @@ package struct AccountInspection: Sendable {
         /// `purchases/apple-state/{id}.json` as stored (contract v3; nil: none yet).
         package var state: JSONValue?
 
-        package init(originalTransactionID: String, claimedBy: String? = nil, state: JSONValue? = nil) {
-            self.originalTransactionID = originalTransactionID
-            self.claimedBy = claimedBy
-            self.state = state
-        }
     }
 
     package var serviceUserID: String

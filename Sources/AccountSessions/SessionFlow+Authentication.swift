@@ -11,14 +11,6 @@ package struct AuthenticatedSession {
     package var account: Account
     /// The objects asked for with `alsoRead`, in order.
     package var extra: [S3Object?]
-
-    package init(token: RefreshToken, record: SessionRecord, etag: String, account: Account, extra: [S3Object?]) {
-        self.token = token
-        self.record = record
-        self.etag = etag
-        self.account = account
-        self.extra = extra
-    }
 }
 
 extension SessionFlow {

@@ -109,10 +109,6 @@ package struct RoundAnswers {
         if case .success = results[slot.index] { return true }
         return false
     }
-
-    package init(results: [Result<AWSCallOutcome, AWSError>]) {
-        self.results = results
-    }
 }
 
 extension AccountBackend {

@@ -148,11 +148,6 @@ extension SuspensionFlow {
 package struct IdentityRead {
     package var file: IdentityMapping?
     package var suspension: IdentitySuspension?
-
-    package init(file: IdentityMapping? = nil, suspension: IdentitySuspension? = nil) {
-        self.file = file
-        self.suspension = suspension
-    }
 }
 
 /// Sign-in's side of the suspension: refused before anything is written when the record says
@@ -176,5 +171,4 @@ extension SuspensionFlow {
         }
         return read
     }
-
 }

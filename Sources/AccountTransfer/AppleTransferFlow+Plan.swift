@@ -14,13 +14,6 @@ package struct TransferCandidate {
     package var linkID: String?
 
     package var who: String { "apple:\(sub)" }
-
-    package init(key: String, sub: String, account: Account, linkID: String? = nil) {
-        self.key = key
-        self.sub = sub
-        self.account = account
-        self.linkID = linkID
-    }
 }
 
 /// What `prepare` does with one identity.

@@ -98,9 +98,4 @@ package struct TransferFailure: Sendable, Equatable {
     package var reason: String
 
     package var json: JSONValue { .object(JSONObject([("who", .string(who)), ("reason", .string(reason))])) }
-
-    package init(who: String, reason: String) {
-        self.who = who
-        self.reason = reason
-    }
 }

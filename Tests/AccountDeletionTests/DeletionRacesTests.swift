@@ -4,18 +4,6 @@ import PlatformSupport
 import Testing
 import TokenVerification
 
-@testable import AccountDeletion
-@testable import AccountEvents
-@testable import AccountLinks
-@testable import AccountModel
-@testable import AccountOperator
-@testable import AccountPurchases
-@testable import AccountSessions
-@testable import AccountSignIn
-@testable import AccountStore
-@testable import AccountSuspensions
-@testable import AccountTransfer
-
 #if canImport(Glibc)
 import Glibc
 #endif

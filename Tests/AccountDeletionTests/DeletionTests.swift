@@ -4,18 +4,6 @@ import PlatformSupport
 import StrictJSON
 import Testing
 
-@testable import AccountDeletion
-@testable import AccountEvents
-@testable import AccountLinks
-@testable import AccountModel
-@testable import AccountOperator
-@testable import AccountPurchases
-@testable import AccountSessions
-@testable import AccountSignIn
-@testable import AccountStore
-@testable import AccountSuspensions
-@testable import AccountTransfer
-
 @Suite struct DeletionTests {
     let g1 = AccountFixture.google("111")
     let far = Deadline.after(milliseconds: 60_000)

@@ -3,18 +3,6 @@ import AccountTestSupport
 import PlatformSupport
 import Testing
 
-@testable import AccountDeletion
-@testable import AccountEvents
-@testable import AccountLinks
-@testable import AccountModel
-@testable import AccountOperator
-@testable import AccountPurchases
-@testable import AccountSessions
-@testable import AccountSignIn
-@testable import AccountStore
-@testable import AccountSuspensions
-@testable import AccountTransfer
-
 /// Issue 23, defect 1 (the class): one key or upload that cannot be removed never blocks the
 /// others. It is isolated (tried on its own, the pass goes on), counted in the deletion record
 /// (`purge.keysFailed`, no key names), and retried by the scheduled run. On main one refused

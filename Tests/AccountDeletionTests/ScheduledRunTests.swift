@@ -4,18 +4,6 @@ import PlatformSupport
 import StrictJSON
 import Testing
 
-@testable import AccountDeletion
-@testable import AccountEvents
-@testable import AccountLinks
-@testable import AccountModel
-@testable import AccountOperator
-@testable import AccountPurchases
-@testable import AccountSessions
-@testable import AccountSignIn
-@testable import AccountStore
-@testable import AccountSuspensions
-@testable import AccountTransfer
-
 /// The scheduled run's walk over `deletions/`: finished records stay for the retention period,
 /// so a pending one may sit behind thousands of them.
 @Suite struct ScheduledRunTests {

@@ -4,18 +4,6 @@ import PlatformSupport
 import Testing
 import TokenVerification
 
-@testable import AccountDeletion
-@testable import AccountEvents
-@testable import AccountLinks
-@testable import AccountModel
-@testable import AccountOperator
-@testable import AccountPurchases
-@testable import AccountSessions
-@testable import AccountSignIn
-@testable import AccountStore
-@testable import AccountSuspensions
-@testable import AccountTransfer
-
 /// Issue 23, defect 2: Apple's `account-delete` deletes an account only while Apple is still its
 /// only listed provider, judged inside the commit's conditional write (contract v4), whoever
 /// commits: the event, Apple's retry or the scheduled run. Both reproductions of the issue, then

@@ -3,18 +3,6 @@ import AccountTestSupport
 import PlatformSupport
 import Testing
 
-@testable import AccountDeletion
-@testable import AccountEvents
-@testable import AccountLinks
-@testable import AccountModel
-@testable import AccountOperator
-@testable import AccountPurchases
-@testable import AccountSessions
-@testable import AccountSignIn
-@testable import AccountStore
-@testable import AccountSuspensions
-@testable import AccountTransfer
-
 /// Issue 18, defect 7: an Apple account event says what it changed, so that the function audits
 /// and counts it like the user's own unlink or delete.
 @Suite struct AppleEventChangeTests {

@@ -3,18 +3,6 @@ import AccountTestSupport
 import PlatformSupport
 import Testing
 
-@testable import AccountDeletion
-@testable import AccountEvents
-@testable import AccountLinks
-@testable import AccountModel
-@testable import AccountOperator
-@testable import AccountPurchases
-@testable import AccountSessions
-@testable import AccountSignIn
-@testable import AccountStore
-@testable import AccountSuspensions
-@testable import AccountTransfer
-
 @Suite struct AppleEventTests {
     let g1 = AccountFixture.google("111")
     let apple = AccountFixture.apple.subject

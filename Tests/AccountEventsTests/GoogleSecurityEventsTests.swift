@@ -3,18 +3,6 @@ import AccountTestSupport
 import PlatformSupport
 import Testing
 
-@testable import AccountDeletion
-@testable import AccountEvents
-@testable import AccountLinks
-@testable import AccountModel
-@testable import AccountOperator
-@testable import AccountPurchases
-@testable import AccountSessions
-@testable import AccountSignIn
-@testable import AccountStore
-@testable import AccountSuspensions
-@testable import AccountTransfer
-
 /// Google's security events in the account domain (issue 25): the suspension's two homes, its
 /// order by `iat`, one write ending every session, and the sign-in/sign-up/link refusals. The races
 /// are the simulation's (SimulationWorld+GoogleEvents.swift); the whole path runs in

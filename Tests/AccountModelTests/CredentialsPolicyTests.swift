@@ -2,18 +2,6 @@ import AccountTestSupport
 import StrictJSON
 import Testing
 
-@testable import AccountDeletion
-@testable import AccountEvents
-@testable import AccountLinks
-@testable import AccountModel
-@testable import AccountOperator
-@testable import AccountPurchases
-@testable import AccountSessions
-@testable import AccountSignIn
-@testable import AccountStore
-@testable import AccountSuspensions
-@testable import AccountTransfer
-
 @Suite struct CredentialsPolicyTests {
     let uuid = "6f1c2a3b-4d5e-4f60-8a7b-1c2d3e4f5a6b"
 

@@ -2,19 +2,6 @@ import AccountTestSupport
 import StrictJSON
 import Testing
 
-@testable import AccountDeletion
-@testable import AccountEvents
-@testable import AccountLinks
-@testable import AccountModel
-@testable import AccountOperator
-@testable import AccountPurchases
-@testable import AccountSessions
-@testable import AccountSignIn
-@testable import AccountStore
-@testable import AccountSuspensions
-@testable import AccountTransfer
-@testable import PurchaseModel
-
 /// The entitlement order (`Subscription.isBetter`) must not depend on whether a purchase was just
 /// verified (milliseconds) or read back from profile.json (whole seconds in `expiryDate`): two
 /// writers merging different purchases would otherwise pick different bests (simulation seed 7031).

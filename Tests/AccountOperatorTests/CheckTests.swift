@@ -4,18 +4,6 @@ import PlatformSupport
 import StrictJSON
 import Testing
 
-@testable import AccountDeletion
-@testable import AccountEvents
-@testable import AccountLinks
-@testable import AccountModel
-@testable import AccountOperator
-@testable import AccountPurchases
-@testable import AccountSessions
-@testable import AccountSignIn
-@testable import AccountStore
-@testable import AccountSuspensions
-@testable import AccountTransfer
-
 /// `check` and its repairs over the in-memory S3 (the integration tests plant one break of each
 /// kind against moto; these pin the walk's cost, its completeness and the repairs' re-reads).
 @Suite struct StoreCheckTests {

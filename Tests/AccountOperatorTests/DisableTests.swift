@@ -3,18 +3,6 @@ import AccountTestSupport
 import PlatformSupport
 import Testing
 
-@testable import AccountDeletion
-@testable import AccountEvents
-@testable import AccountLinks
-@testable import AccountModel
-@testable import AccountOperator
-@testable import AccountPurchases
-@testable import AccountSessions
-@testable import AccountSignIn
-@testable import AccountStore
-@testable import AccountSuspensions
-@testable import AccountTransfer
-
 /// Issue 23, defect 5 (the last item): a sign-in refused because the account is disabled takes
 /// back the session record it wrote, whatever time is left. On main that went through the
 /// account purge, which starts no round with less than 1.5 s left: the record stayed.

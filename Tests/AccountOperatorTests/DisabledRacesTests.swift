@@ -4,19 +4,6 @@ import PlatformSupport
 import StrictJSON
 import Testing
 
-@testable import AccountDeletion
-@testable import AccountEvents
-@testable import AccountLinks
-@testable import AccountModel
-@testable import AccountOperator
-@testable import AccountPurchases
-@testable import AccountSessions
-@testable import AccountSignIn
-@testable import AccountStore
-@testable import AccountSuspensions
-@testable import AccountTransfer
-@testable import PurchaseModel
-
 /// An operator's disable landing between an action's read of the account and its commit
 /// (simulation seed 487 on the i25-risc branch: a link read the account before `authctl disable`
 /// and wrote providers.json after it; a claim wrote its claim file and profile after it). Each

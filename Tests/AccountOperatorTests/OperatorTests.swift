@@ -3,18 +3,6 @@ import AccountTestSupport
 import PlatformSupport
 import Testing
 
-@testable import AccountDeletion
-@testable import AccountEvents
-@testable import AccountLinks
-@testable import AccountModel
-@testable import AccountOperator
-@testable import AccountPurchases
-@testable import AccountSessions
-@testable import AccountSignIn
-@testable import AccountStore
-@testable import AccountSuspensions
-@testable import AccountTransfer
-
 /// ACCOUNT_DISABLED and the operator's actions (issue 20, docs/operations.md).
 @Suite struct OperatorTests {
     let far = Deadline.after(milliseconds: 60_000)

@@ -4,19 +4,6 @@ import PlatformSupport
 import StrictJSON
 import Testing
 
-@testable import AccountDeletion
-@testable import AccountEvents
-@testable import AccountLinks
-@testable import AccountModel
-@testable import AccountOperator
-@testable import AccountPurchases
-@testable import AccountSessions
-@testable import AccountSignIn
-@testable import AccountStore
-@testable import AccountSuspensions
-@testable import AccountTransfer
-@testable import PurchaseModel
-
 /// Contract v3: each purchase's newest state is kept (`purchases/apple-state/`) and a claim
 /// applies it (defect 3 of issue 18); an account's entitlement is the best of its purchases
 /// (defect 5). These tests use the calls that existed before v3, so they ran on the code before

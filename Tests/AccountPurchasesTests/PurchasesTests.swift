@@ -4,19 +4,6 @@ import PlatformSupport
 import StrictJSON
 import Testing
 
-@testable import AccountDeletion
-@testable import AccountEvents
-@testable import AccountLinks
-@testable import AccountModel
-@testable import AccountOperator
-@testable import AccountPurchases
-@testable import AccountSessions
-@testable import AccountSignIn
-@testable import AccountStore
-@testable import AccountSuspensions
-@testable import AccountTransfer
-@testable import PurchaseModel
-
 @Suite struct PurchasesTests {
     let product = ProductCatalog.Product(tier: "premium", storageLimit: 1_099_511_627_776)
 

@@ -3,18 +3,6 @@ import AccountTestSupport
 import Testing
 import TokenVerification
 
-@testable import AccountDeletion
-@testable import AccountEvents
-@testable import AccountLinks
-@testable import AccountModel
-@testable import AccountOperator
-@testable import AccountPurchases
-@testable import AccountSessions
-@testable import AccountSignIn
-@testable import AccountStore
-@testable import AccountSuspensions
-@testable import AccountTransfer
-
 /// Issue 23, defect 5 (the first item): "every" session means every one, past the first listing
 /// page of 1,000 (contract v4). On main `liveSessions` read one page, so signoutOthers and
 /// consent-revoked left the sessions listed after it; unlink, delete and the operator's revoke

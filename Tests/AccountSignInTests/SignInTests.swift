@@ -2,18 +2,6 @@ import AWSClients
 import AccountTestSupport
 import Testing
 
-@testable import AccountDeletion
-@testable import AccountEvents
-@testable import AccountLinks
-@testable import AccountModel
-@testable import AccountOperator
-@testable import AccountPurchases
-@testable import AccountSessions
-@testable import AccountSignIn
-@testable import AccountStore
-@testable import AccountSuspensions
-@testable import AccountTransfer
-
 @Suite struct SignInTests {
     @Test func signUpTakesThreeRoundsAndSignInTwoRoundsOfFiveRequests() throws {
         let f = AccountFixture()

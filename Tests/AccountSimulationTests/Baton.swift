@@ -1,3 +1,5 @@
+import AccountTestSupport
+
 #if canImport(Glibc)
 import Glibc
 #endif

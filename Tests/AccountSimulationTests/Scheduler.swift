@@ -3,18 +3,6 @@ import AccountTestSupport
 import PlatformSupport
 import StrictJSON
 
-@testable import AccountDeletion
-@testable import AccountEvents
-@testable import AccountLinks
-@testable import AccountModel
-@testable import AccountOperator
-@testable import AccountPurchases
-@testable import AccountSessions
-@testable import AccountSignIn
-@testable import AccountStore
-@testable import AccountSuspensions
-@testable import AccountTransfer
-
 /// What the scheduler may do to one call instead of simply answering it.
 enum Fault: String, CaseIterable {
     /// The request never arrives (connection refused, 5xx): nothing applied, the call fails.

@@ -1,18 +1,6 @@
 import AWSClients
 import AccountTestSupport
 
-@testable import AccountDeletion
-@testable import AccountEvents
-@testable import AccountLinks
-@testable import AccountModel
-@testable import AccountOperator
-@testable import AccountPurchases
-@testable import AccountSessions
-@testable import AccountSignIn
-@testable import AccountStore
-@testable import AccountSuspensions
-@testable import AccountTransfer
-
 /// The function an operation of the simulation runs in, named as template.yaml names it.
 enum SimulatedFunction: String, Sendable {
     case signin = "auth-signin"

@@ -2,18 +2,6 @@ import AWSClients
 import AccountTestSupport
 import Testing
 
-@testable import AccountDeletion
-@testable import AccountEvents
-@testable import AccountLinks
-@testable import AccountModel
-@testable import AccountOperator
-@testable import AccountPurchases
-@testable import AccountSessions
-@testable import AccountSignIn
-@testable import AccountStore
-@testable import AccountSuspensions
-@testable import AccountTransfer
-
 /// The simulation's per-function grant check (issue 18) reads patterns and listings as IAM does.
 @Suite struct SimulatedGrantsTests {
     let uuid = "0f8fad5b-d9cb-469f-a165-70867728950e"

@@ -2,18 +2,6 @@ import AccountTestSupport
 import StrictJSON
 import TokenVerification
 
-@testable import AccountDeletion
-@testable import AccountEvents
-@testable import AccountLinks
-@testable import AccountModel
-@testable import AccountOperator
-@testable import AccountPurchases
-@testable import AccountSessions
-@testable import AccountSignIn
-@testable import AccountStore
-@testable import AccountSuspensions
-@testable import AccountTransfer
-
 /// Issue 18's deletion invariants, checked before any repairing sign-in (which would repair, and
 /// so hide, what the service left behind) as well as after:
 /// - no identity file names a deleted UUID once its deletion answered: right after the run when

@@ -1,18 +1,6 @@
 import AccountTestSupport
 import StrictJSON
 
-@testable import AccountDeletion
-@testable import AccountEvents
-@testable import AccountLinks
-@testable import AccountModel
-@testable import AccountOperator
-@testable import AccountPurchases
-@testable import AccountSessions
-@testable import AccountSignIn
-@testable import AccountStore
-@testable import AccountSuspensions
-@testable import AccountTransfer
-
 /// No link, unlink or claim commits on a disabled account (simulation seed 487 on the i25-risc
 /// branch: a link and a claim that read the account before the disable wrote after it). Every
 /// applied write of the run is walked in order, with each account's providers.json as last

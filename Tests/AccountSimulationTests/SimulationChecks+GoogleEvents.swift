@@ -3,18 +3,6 @@ import PlatformSupport
 import StrictJSON
 import TokenVerification
 
-@testable import AccountDeletion
-@testable import AccountEvents
-@testable import AccountLinks
-@testable import AccountModel
-@testable import AccountOperator
-@testable import AccountPurchases
-@testable import AccountSessions
-@testable import AccountSignIn
-@testable import AccountStore
-@testable import AccountSuspensions
-@testable import AccountTransfer
-
 /// The invariants of Google's security events (issue 25; SimulationWorld+GoogleEvents.swift),
 /// read from the stored JSON and the operations' answers, never through the code under test:
 /// - once a suspension answered, no sign-in or link with that identity that started later

@@ -1,17 +1,5 @@
 import AccountTestSupport
 
-@testable import AccountDeletion
-@testable import AccountEvents
-@testable import AccountLinks
-@testable import AccountModel
-@testable import AccountOperator
-@testable import AccountPurchases
-@testable import AccountSessions
-@testable import AccountSignIn
-@testable import AccountStore
-@testable import AccountSuspensions
-@testable import AccountTransfer
-
 /// The operator's invariants (issue 20), from the records and the stored JSON:
 /// - a disabled account gets no successful answer to its own actions (sessions of it, sign-ins
 ///   reaching it) that ran entirely after the disable answered and before any later enable began;

@@ -2,18 +2,6 @@ import AccountTestSupport
 import PlatformSupport
 import StrictJSON
 
-@testable import AccountDeletion
-@testable import AccountEvents
-@testable import AccountLinks
-@testable import AccountModel
-@testable import AccountOperator
-@testable import AccountPurchases
-@testable import AccountSessions
-@testable import AccountSignIn
-@testable import AccountStore
-@testable import AccountSuspensions
-@testable import AccountTransfer
-
 /// Contract v3's purchase invariants, read from the stored JSON (never through the code under
 /// test), checked after the run (before any repairing sign-in) and again after the repair:
 /// - no purchase entry of a profile is newer than its purchase's stored state

@@ -2,18 +2,6 @@ import AccountTestSupport
 import PlatformSupport
 import StrictJSON
 
-@testable import AccountDeletion
-@testable import AccountEvents
-@testable import AccountLinks
-@testable import AccountModel
-@testable import AccountOperator
-@testable import AccountPurchases
-@testable import AccountSessions
-@testable import AccountSignIn
-@testable import AccountStore
-@testable import AccountSuspensions
-@testable import AccountTransfer
-
 /// The purchase invariants (docs/API.md, `claimPurchase`), read from the stored JSON:
 /// - one owner per purchase: once an account's claim succeeded, another account's claim of the
 ///   same purchase succeeds only if the first account was deleted (which releases it);

@@ -1,17 +1,5 @@
 import AccountTestSupport
 
-@testable import AccountDeletion
-@testable import AccountEvents
-@testable import AccountLinks
-@testable import AccountModel
-@testable import AccountOperator
-@testable import AccountPurchases
-@testable import AccountSessions
-@testable import AccountSignIn
-@testable import AccountStore
-@testable import AccountSuspensions
-@testable import AccountTransfer
-
 /// The app transfer's invariants (contract v4), from the records and the stored JSON:
 /// - a sign-in with a transferred Apple identity whose prepared transfer named a live account at
 ///   its start reaches that account (never a second one), unless an unlink, a deletion, a disable

@@ -4,18 +4,6 @@ import PlatformSupport
 import StrictJSON
 import TokenVerification
 
-@testable import AccountDeletion
-@testable import AccountEvents
-@testable import AccountLinks
-@testable import AccountModel
-@testable import AccountOperator
-@testable import AccountPurchases
-@testable import AccountSessions
-@testable import AccountSignIn
-@testable import AccountStore
-@testable import AccountSuspensions
-@testable import AccountTransfer
-
 /// The invariants of the contract (docs/API.md) checked after every simulated run:
 /// 1. operations: no unclassified error (a bug); a forged token changed nothing; a refresh that
 ///    answered failure spent nothing; no refresh succeeded for a session whose link was already

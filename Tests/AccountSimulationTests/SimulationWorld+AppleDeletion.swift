@@ -1,18 +1,6 @@
 import AccountTestSupport
 import PlatformSupport
 
-@testable import AccountDeletion
-@testable import AccountEvents
-@testable import AccountLinks
-@testable import AccountModel
-@testable import AccountOperator
-@testable import AccountPurchases
-@testable import AccountSessions
-@testable import AccountSignIn
-@testable import AccountStore
-@testable import AccountSuspensions
-@testable import AccountTransfer
-
 /// Issue 23, defect 2, in the simulation: Apple's `account-delete` of an Apple-only account racing
 /// a link of Google, in the issue's two interleavings, each with a fault forced at a step drawn
 /// from the seed (so that across seeds every step of the event meets one), on top of the run's own

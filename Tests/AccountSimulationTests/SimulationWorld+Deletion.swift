@@ -2,18 +2,6 @@ import AWSClients
 import AccountTestSupport
 import PlatformSupport
 
-@testable import AccountDeletion
-@testable import AccountEvents
-@testable import AccountLinks
-@testable import AccountModel
-@testable import AccountOperator
-@testable import AccountPurchases
-@testable import AccountSessions
-@testable import AccountSignIn
-@testable import AccountStore
-@testable import AccountSuspensions
-@testable import AccountTransfer
-
 /// Deletion in the simulation (issue 18): what a user's own credentials write under their prefix
 /// (keys with control characters, unfinished multipart uploads), the races the audit found (a link
 /// racing a deletion whose purge completes; Apple's `account-delete` racing an unlink of the other

@@ -1,18 +1,6 @@
 import AccountTestSupport
 import PlatformSupport
 
-@testable import AccountDeletion
-@testable import AccountEvents
-@testable import AccountLinks
-@testable import AccountModel
-@testable import AccountOperator
-@testable import AccountPurchases
-@testable import AccountSessions
-@testable import AccountSignIn
-@testable import AccountStore
-@testable import AccountSuspensions
-@testable import AccountTransfer
-
 /// Google's Cross-Account Protection in the simulation (issue 25): security events about the
 /// people's Google identities, racing their own sign-ins, sign-ups, links and unlinks. Each event
 /// is one operation through fresh flows (auth-link's), named `google <effect> <sub>`,

@@ -1,18 +1,6 @@
 import AccountTestSupport
 import PlatformSupport
 
-@testable import AccountDeletion
-@testable import AccountEvents
-@testable import AccountLinks
-@testable import AccountModel
-@testable import AccountOperator
-@testable import AccountPurchases
-@testable import AccountSessions
-@testable import AccountSignIn
-@testable import AccountStore
-@testable import AccountSuspensions
-@testable import AccountTransfer
-
 /// The operator in the simulation (issue 20): disables and enables accounts, signs their
 /// sessions out and deletes them, racing the people's own devices. Each action is one operation
 /// through fresh flows (as one authctl command is), named `opDisable <uuid>` and so on,

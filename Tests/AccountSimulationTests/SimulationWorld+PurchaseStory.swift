@@ -1,18 +1,5 @@
 import AccountTestSupport
 
-@testable import AccountDeletion
-@testable import AccountEvents
-@testable import AccountLinks
-@testable import AccountModel
-@testable import AccountOperator
-@testable import AccountPurchases
-@testable import AccountSessions
-@testable import AccountSignIn
-@testable import AccountStore
-@testable import AccountSuspensions
-@testable import AccountTransfer
-@testable import PurchaseModel
-
 /// One device that tells the purchase story the random mix reaches only now and then (issue 18,
 /// defects 3 and 5), interleaved with every other device by the scheduler: sign in, claim a
 /// purchase that lapses soon and one that runs a year, Apple's news about the first (expired,

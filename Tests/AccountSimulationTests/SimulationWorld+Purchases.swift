@@ -1,18 +1,5 @@
 import AccountTestSupport
 
-@testable import AccountDeletion
-@testable import AccountEvents
-@testable import AccountLinks
-@testable import AccountModel
-@testable import AccountOperator
-@testable import AccountPurchases
-@testable import AccountSessions
-@testable import AccountSignIn
-@testable import AccountStore
-@testable import AccountSuspensions
-@testable import AccountTransfer
-@testable import PurchaseModel
-
 /// Purchases in the simulation: three App Store purchases that every device may claim (so claims
 /// of one purchase by two accounts race, an account owns several, and a deleted account's
 /// purchases are claimed again by the next account), and the App Store's notifications about

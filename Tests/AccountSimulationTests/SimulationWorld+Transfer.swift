@@ -2,18 +2,6 @@ import AccountTestSupport
 import PlatformSupport
 import StrictJSON
 
-@testable import AccountDeletion
-@testable import AccountEvents
-@testable import AccountLinks
-@testable import AccountModel
-@testable import AccountOperator
-@testable import AccountPurchases
-@testable import AccountSessions
-@testable import AccountSignIn
-@testable import AccountStore
-@testable import AccountSuspensions
-@testable import AccountTransfer
-
 /// Apple's user-migration endpoint in the simulation (contract v4): a1's `transfer_sub` for the
 /// recipient team is t1 and a2's t2; the recipient exchanges t1 for b1 and t2 for b2. Now and then
 /// Apple refuses a user (`invalid_request`: revoked) or is unavailable (the run stops there), by

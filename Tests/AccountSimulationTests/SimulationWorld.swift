@@ -4,18 +4,6 @@ import PlatformSupport
 import StrictJSON
 import TokenVerification
 
-@testable import AccountDeletion
-@testable import AccountEvents
-@testable import AccountLinks
-@testable import AccountModel
-@testable import AccountOperator
-@testable import AccountPurchases
-@testable import AccountSessions
-@testable import AccountSignIn
-@testable import AccountStore
-@testable import AccountSuspensions
-@testable import AccountTransfer
-
 /// One identity of the simulated people: a provider and a `sub`.
 struct SimIdentity: Hashable, CustomStringConvertible {
     let provider: IdentityProvider

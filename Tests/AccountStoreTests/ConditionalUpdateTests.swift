@@ -4,9 +4,6 @@ import PlatformSupport
 import StrictJSON
 import Testing
 
-@testable import AccountModel
-@testable import AccountStore
-
 /// The store's read-modify-write engine and identity files, under a writer racing each write.
 @Suite struct ConditionalUpdateTests {
     /// A concurrent writer changes providers.json just before each of this update's first `n` PUTs.

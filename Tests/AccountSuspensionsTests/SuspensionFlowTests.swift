@@ -4,10 +4,6 @@ import PlatformSupport
 import Testing
 import TokenVerification
 
-@testable import AccountModel
-@testable import AccountStore
-@testable import AccountSuspensions
-
 /// The suspension record and its copy on the holding account's entry, as Google's events and the
 /// flows that make an identity usable write them (SuspensionFlow over the in-memory S3).
 @Suite struct SuspensionFlowTests {

@@ -4,18 +4,6 @@ import PlatformSupport
 import Testing
 import TokenVerification
 
-@testable import AccountDeletion
-@testable import AccountEvents
-@testable import AccountLinks
-@testable import AccountModel
-@testable import AccountOperator
-@testable import AccountPurchases
-@testable import AccountSessions
-@testable import AccountSignIn
-@testable import AccountStore
-@testable import AccountSuspensions
-@testable import AccountTransfer
-
 /// `rekeyApple` racing the account's deletion (contract v4, "An app moved to another Apple
 /// developer team"): whatever re-keys (a sign-in with the new `sub`, the operator's `complete`).
 @Suite struct RekeyTests {

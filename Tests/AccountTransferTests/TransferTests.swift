@@ -5,18 +5,6 @@ import StrictJSON
 import Testing
 import TokenVerification
 
-@testable import AccountDeletion
-@testable import AccountEvents
-@testable import AccountLinks
-@testable import AccountModel
-@testable import AccountOperator
-@testable import AccountPurchases
-@testable import AccountSessions
-@testable import AccountSignIn
-@testable import AccountStore
-@testable import AccountSuspensions
-@testable import AccountTransfer
-
 /// Apple's user migration as the account domain sees it in these tests: each `sub` of the
 /// sending team has a `transfer_sub`; the recipient exchanges it for the new `sub`.
 final class FakeMigration: UserMigrationService {

@@ -1,12 +1,12 @@
+import AccountTestSupport
 import Testing
-
-@testable import PurchaseModel
 
 /// `APPSTORE_PRODUCTS` as the catalog reads it: each refusal names the broken rule, never the value.
 @Suite struct ProductCatalogTests {
     @Test func entriesAreReadWithTheirTierAndStorage() throws {
         let catalog = try ProductCatalog.parse("com.example.plus=plus:1073741824, com.example.pro=pro:2199023255552")
-        #expect(catalog.product("com.example.plus") == .init(tier: "plus", storageLimit: 1_073_741_824))
+        let plus = try #require(catalog.product("com.example.plus"))
+        #expect(plus.tier == "plus" && plus.storageLimit == 1_073_741_824)
         #expect(catalog.product("com.example.pro")?.storageLimit == 2_199_023_255_552)
         #expect(catalog.product("com.example.other") == nil)
     }
@@ -31,6 +31,6 @@ import Testing
     }
 
     @Test func theFreeTierIsTheSeedsTwoHundredMegabytes() {
-        #expect(ProductCatalog.free == .init(tier: "free", storageLimit: 200 * 1_048_576))
+        #expect(ProductCatalog.free.tier == "free" && ProductCatalog.free.storageLimit == 200 * 1_048_576)
     }
 }
