@@ -154,7 +154,7 @@ extension SignInFlow {
         let answers = store.backend.run(round, deadline: deadline)
         let p = try answers.value(profileSlot), v = try answers.value(providersSlot)
         _ = try answers.value(sessionSlot)
-        if try store.refuseIfDisabled(v, m, identity, session: record, deadline: deadline) { throw .accountDisabled }
+        if try refuseIfDisabled(v, m, identity, session: record, deadline: deadline) { throw .accountDisabled }
         let credentials = try answers.value(credentialsSlot)
         var acct: Account
         var isNewUser = intent == .signup

@@ -13,7 +13,8 @@ import TokenVerification
 /// activation), unlink and claimPurchase (its listing, written before its claim file) re-check the
 /// flag inside their committing conditional write of providers.json (`refuseIfDisabled`), which
 /// a disable changes, so a disable stored after their read makes them read again and refuse. A
-/// link refused at its activation retires its claim and deletes its file (`withdrawLink`).
+/// link refused at its activation retires its claim and deletes its file (`withdrawLink`). Sign-in's
+/// own refusal, which also takes back the session record it wrote: `SignInFlow+Disabled.swift`.
 extension AccountStore {
     /// Whether `providers` (as read for `uuid`) is disabled and not deleted.
     package func isActiveButDisabled(_ providers: S3Object?, uuid: String) throws(AccountError) -> Bool {
@@ -22,21 +23,4 @@ extension AccountStore {
             .isActiveButDisabled
     }
 
-    /// Sign-in's second round wrote the new session record alongside reading providers.json; for
-    /// a disabled account whose listed (or pending) identity this is, that record is purged again,
-    /// every version, so the refused sign-in leaves nothing behind. True: refuse the sign-in.
-    package func refuseIfDisabled(
-        _ providers: S3Object?, _ m: IdentityMapping, _ identity: VerifiedIdentity, session: SessionRecord,
-        deadline: Deadline
-    ) throws(AccountError) -> Bool {
-        guard let providers else { return false }
-        let doc = try decodeDocument(
-            providers.body, key: AccountKeys.providers(m.uuid), ProvidersDocument.init(json:))
-        guard doc.isActiveButDisabled,
-            doc.state(of: identity.provider, id: identity.subject, linkID: m.linkID, transferSub: m.transferSub)
-                != .stale
-        else { return false }
-        try erase(AccountKeys.session(session.serviceUserID, session.sessionID), deadline: deadline)
-        return true
-    }
 }
