@@ -142,7 +142,10 @@ extension AppleTransferFlow {
             }
         }
         let puts = store.backend.run(round, deadline: deadline)
-        for (i, slot) in slots {
+        // In the candidates' order, not the dictionary's (which differs from process to process):
+        // the lost races are re-read one by one, and a replayed simulation seed must re-read them
+        // in the same order.
+        for (i, slot) in slots.sorted(by: { $0.key < $1.key }) {
             if case .stored = try puts.value(slot) {
                 wrote[i] = true
                 continue
