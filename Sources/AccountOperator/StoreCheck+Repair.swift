@@ -83,9 +83,9 @@ extension StoreCheck {
         return (results, false)
     }
 
-    /// The account's view read again by key: its documents and deletion record, the mapping
-    /// files the findings name, and the files at its listed identities' keys (objects kept, so
-    /// a delete removes exactly the version read).
+    /// The account's view read again by key: the mapping files the findings name, then its
+    /// documents and deletion record, then the files at its listed identities' keys (objects kept,
+    /// so a delete removes exactly the version read).
     package func reread(
         _ uuid: String, _ found: [StoreFinding], deadline: Deadline
     ) throws(AccountError) -> AccountCheckView {
@@ -93,9 +93,15 @@ extension StoreCheck {
             found.map(\.key).filter { $0.hasPrefix("identities/") || $0.hasPrefix("purchases/apple/") })
         let first = [AccountKeys.profile(uuid), AccountKeys.providers(uuid), AccountKeys.deletion(uuid)]
         var objects: [String: S3Object?] = [:]
-        for (key, result) in store.readEach(first + mappingKeys.sorted(), deadline: deadline) {
+        // The files the findings name first, then the documents, as sign-in reads them: a link
+        // claims its entry in providers.json before it writes its file, so a file read before
+        // providers.json never looks stale for a link that is still under way. Read in one round,
+        // a link landing between the two reads had its new file deleted as stale (simulation
+        // seed 17078: the account then listed an identity with no file).
+        for (key, result) in store.readEach(mappingKeys.sorted(), deadline: deadline) {
             objects[key] = try result.get()
         }
+        for (key, result) in store.readEach(first, deadline: deadline) { objects[key] = try result.get() }
         var view = AccountCheckView(uuid: uuid)
         view.profile = store.stored(objects[first[0]] ?? nil, key: first[0]) { _ in () }
         let providers = objects[first[1]] ?? nil

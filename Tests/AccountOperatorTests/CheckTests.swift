@@ -122,6 +122,34 @@ import Testing
         #expect(saved.map { f.s3.history[$0]?.count ?? 0 } == versions && versions.allSatisfy { $0 == 3 })
     }
 
+    /// Simulation seed 17078: a link of the identity that lands between the repair's re-read of
+    /// providers.json and of the file (one round, the document first) had its new file deleted as
+    /// stale, and the account listed an identity with no file. The repair reads the file first.
+    @Test func aLinkLandingDuringTheRepairKeepsItsNewFile() throws {
+        let f = AccountFixture()
+        let up = try f.signUp()
+        let uuid = up.account.serviceUserID
+        let key = AccountKeys.identity(.google, "777")
+        plant(f, [staleFile(uuid, "777")])
+        var repairing = false, linked = false
+        f.backend.intercept = { call, s3 in
+            guard repairing, !linked, case .s3Get(let got) = call, got == key else { return .proceed }
+            linked = true  // the leftover goes (an unlink's retry), and a new link of the identity lands
+            _ = s3.apply(.s3Delete(key: key, condition: .none))
+            _ = try? f.service.links.link(
+                token: up.session.refreshToken.value, identity: AccountFixture.google("777"), deadline: .none)
+            return .proceed
+        }
+        let report = f.service.storeCheck.checkStore(
+            StoreCheckOptions(repair: true), deadline: .none,
+            progress: { line in if line.hasPrefix("repairing") { repairing = true } })
+        #expect(linked && report.findings.map(\.kind) == [.staleIdentityFile])
+        let providers = try #require(f.providers(uuid))
+        #expect(providers.providers.contains { $0.type == .google && $0.id == "777" }, "the new link is listed")
+        #expect(f.s3.current(key) != nil, "and its identity file is there")
+        #expect(f.service.storeCheck.checkStore(repair: false, deadline: .none).findings.isEmpty)
+    }
+
     /// A deletion record whose purge could not remove some keys (`purge.keysFailed`) is reported.
     @Test func aDeletionWithKeysItCouldNotRemoveIsReported() throws {
         let f = AccountFixture()
