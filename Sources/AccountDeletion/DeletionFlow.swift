@@ -1,12 +1,6 @@
-import AWSClients
 import AccountLinks
-import AccountModel
 import AccountSessions
 import AccountStore
-import CryptoPrimitives
-import PlatformSupport
-import StrictJSON
-import TokenVerification
 
 /// Account deletion: the record and its commit (re-checking its cause where it commits), the
 /// identity files and claims, the purge of every version of the user's data, and the scheduled

@@ -1,14 +1,8 @@
-import AWSClients
 import AccountDeletion
 import AccountLinks
-import AccountModel
 import AccountSessions
 import AccountStore
 import AccountSuspensions
-import CryptoPrimitives
-import PlatformSupport
-import StrictJSON
-import TokenVerification
 
 /// Sign in with Apple's server-to-server notifications (`email-disabled`/`enabled`,
 /// `consent-revoked`, `account-delete`), each applied at most once. Over the sessions (revoking

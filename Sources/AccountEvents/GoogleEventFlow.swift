@@ -1,14 +1,8 @@
-import AWSClients
 import AccountDeletion
 import AccountLinks
-import AccountModel
 import AccountSessions
 import AccountStore
 import AccountSuspensions
-import CryptoPrimitives
-import PlatformSupport
-import StrictJSON
-import TokenVerification
 
 /// Google's security events (RISC, Cross-Account Protection): each verified event recorded on the
 /// identity and applied to the account that holds it through the suspensions. Touches no session

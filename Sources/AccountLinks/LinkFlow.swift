@@ -1,12 +1,6 @@
-import AWSClients
-import AccountModel
 import AccountSessions
 import AccountStore
 import AccountSuspensions
-import CryptoPrimitives
-import PlatformSupport
-import StrictJSON
-import TokenVerification
 
 /// The account's identities: link, unlink, the completion of a half-made account or a pending link
 /// (which any sign-in or `check --repair` may finish), and an Apple app transfer's re-key.

@@ -1,15 +1,9 @@
-import AWSClients
 import AccountDeletion
 import AccountLinks
-import AccountModel
 import AccountPurchases
 import AccountSessions
 import AccountStore
 import AccountSuspensions
-import CryptoPrimitives
-import PlatformSupport
-import StrictJSON
-import TokenVerification
 
 /// The operator's actions on one account (`authctl`): find, show, disable and enable, revoke
 /// sessions, delete. Over the sessions, the suspensions (shown) and deletion (the same deletion

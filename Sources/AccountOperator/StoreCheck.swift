@@ -1,15 +1,9 @@
-import AWSClients
 import AccountDeletion
 import AccountLinks
-import AccountModel
 import AccountPurchases
 import AccountSessions
 import AccountStore
 import AccountSuspensions
-import CryptoPrimitives
-import PlatformSupport
-import StrictJSON
-import TokenVerification
 
 /// `authctl check [--repair]`: reads the accounts' own documents, identity files, claims,
 /// deletion records and suspension records a page at a time, reports what disagrees, and with

@@ -1,11 +1,5 @@
-import AWSClients
-import AccountModel
 import AccountSessions
 import AccountStore
-import CryptoPrimitives
-import PlatformSupport
-import StrictJSON
-import TokenVerification
 
 /// App Store purchases bound to accounts: claims (a purchase belongs to one account), the stored
 /// state of each purchase, and App Store Server Notifications applied to the owner's profile.

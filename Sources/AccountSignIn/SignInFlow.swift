@@ -1,13 +1,7 @@
-import AWSClients
 import AccountLinks
-import AccountModel
 import AccountSessions
 import AccountStore
 import AccountSuspensions
-import CryptoPrimitives
-import PlatformSupport
-import StrictJSON
-import TokenVerification
 
 /// Sign-in and sign-up: the identity file decides the account (its creation with `If-None-Match`
 /// is a sign-up's commit point; markers, profile, providers and the session follow in one round,

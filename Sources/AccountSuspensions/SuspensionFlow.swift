@@ -1,10 +1,4 @@
-import AWSClients
-import AccountModel
 import AccountStore
-import CryptoPrimitives
-import PlatformSupport
-import StrictJSON
-import TokenVerification
 
 /// Google's suspension of a Google identity (`IdentitySuspension`): the record keyed by the
 /// identity and its copy on the holding account's entry, written, applied and enforced. Below

@@ -1,12 +1,6 @@
-import AWSClients
 import AccountLinks
-import AccountModel
 import AccountSessions
 import AccountStore
-import CryptoPrimitives
-import PlatformSupport
-import StrictJSON
-import TokenVerification
 
 /// Moving the app to another Apple developer team (contract v4): `prepare` maps each Apple
 /// identity to its transfer identifier and writes the transfer files; `complete` re-keys the
