@@ -1,7 +1,6 @@
 import AWSClients
 import AccountLinks
 import AccountModel
-import AccountSessions
 import AccountStore
 import PlatformSupport
 

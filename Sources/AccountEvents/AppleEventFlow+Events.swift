@@ -4,7 +4,6 @@ import AccountLinks
 import AccountModel
 import AccountSessions
 import AccountStore
-import AccountSuspensions
 import CryptoPrimitives
 import PlatformSupport
 

@@ -2,10 +2,7 @@ import AWSClients
 import AccountModel
 import AccountSessions
 import AccountStore
-import AccountSuspensions
-import CryptoPrimitives
 import PlatformSupport
-import StrictJSON
 import TokenVerification
 
 /// Completing what a sign-up or a link left half-done: the account's missing documents, a

@@ -1,8 +1,6 @@
 import AWSClients
 import AccountModel
-import AccountSessions
 import AccountStore
-import AccountSuspensions
 import PlatformSupport
 import TokenVerification
 

@@ -1,10 +1,6 @@
 import AWSClients
-import AccountModel
 import AccountSessions
 import AccountStore
-import AccountSuspensions
-import PlatformSupport
-import TokenVerification
 
 package enum LinkStatus: String, Sendable {
     case linked, alreadyLinked = "already_linked", unlinked

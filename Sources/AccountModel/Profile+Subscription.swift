@@ -1,5 +1,4 @@
 import PurchaseModel
-import StrictJSON
 
 extension Subscription {
     /// Merges this purchase's state into `profile`, unless the state there for the same purchase

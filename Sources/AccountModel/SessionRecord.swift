@@ -1,7 +1,4 @@
 import CryptoPrimitives
-import PlatformSupport
-import StrictJSON
-import TokenVerification
 
 /// `users/{uuid}/account/sessions/{sessionID}.json`: one refresh session (a sign-in on one
 /// device). Holds hashes of tokens only. `signInAt` is the original sign-in, carried through every

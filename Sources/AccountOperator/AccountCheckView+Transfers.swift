@@ -1,10 +1,6 @@
-import AccountDeletion
 import AccountLinks
 import AccountModel
-import AccountPurchases
-import AccountSessions
 import AccountStore
-import AccountSuspensions
 
 /// `check`'s judgment of an account's app-transfer files (contract v4), by the rules sign-in and
 /// the re-key follow: a transfer file counts only while the account's Apple link is prepared for

@@ -1,8 +1,6 @@
 import AccountDeletion
 import AccountLinks
 import AccountModel
-import AccountPurchases
-import AccountSessions
 import AccountStore
 import AccountSuspensions
 import PlatformSupport

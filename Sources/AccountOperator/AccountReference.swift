@@ -1,10 +1,5 @@
-import AccountDeletion
-import AccountLinks
 import AccountModel
-import AccountPurchases
-import AccountSessions
 import AccountStore
-import AccountSuspensions
 import PlatformSupport
 import TokenVerification
 

@@ -5,7 +5,6 @@ import AccountModel
 import AccountPurchases
 import AccountSessions
 import AccountStore
-import AccountSuspensions
 import PlatformSupport
 import TokenVerification
 

@@ -1,5 +1,4 @@
 import AWSClients
-import AccountDeletion
 import AccountLinks
 import AccountModel
 import AccountPurchases

@@ -2,8 +2,6 @@ import AWSClients
 import AccountDeletion
 import AccountLinks
 import AccountModel
-import AccountPurchases
-import AccountSessions
 import AccountStore
 import AccountSuspensions
 import PlatformSupport

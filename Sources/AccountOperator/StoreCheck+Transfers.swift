@@ -2,10 +2,7 @@ import AWSClients
 import AccountDeletion
 import AccountLinks
 import AccountModel
-import AccountPurchases
-import AccountSessions
 import AccountStore
-import AccountSuspensions
 import PlatformSupport
 
 /// `check --repair` for app transfers (contract v4), through the paths the re-key and the

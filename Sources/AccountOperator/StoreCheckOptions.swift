@@ -1,10 +1,3 @@
-import AccountDeletion
-import AccountLinks
-import AccountModel
-import AccountPurchases
-import AccountSessions
-import AccountStore
-import AccountSuspensions
 
 /// How `check` walks and what it may do (docs/operations.md, "What check finds").
 package struct StoreCheckOptions: Sendable {

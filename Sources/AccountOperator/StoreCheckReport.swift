@@ -1,10 +1,3 @@
-import AccountDeletion
-import AccountLinks
-import AccountModel
-import AccountPurchases
-import AccountSessions
-import AccountStore
-import AccountSuspensions
 
 /// What `check` walked and found.
 package struct StoreCheckReport: Sendable {

@@ -1,10 +1,6 @@
 import AccountDeletion
-import AccountLinks
 import AccountModel
-import AccountPurchases
-import AccountSessions
 import AccountStore
-import AccountSuspensions
 
 /// One broken invariant `check` found in the bucket (docs/operations.md, "check").
 package struct StoreFinding: Sendable, Equatable {

@@ -1,10 +1,8 @@
 import AWSClients
 import AccountModel
 import AccountStore
-import CryptoPrimitives
 import PlatformSupport
 import StrictJSON
-import TokenVerification
 
 /// The sessions: issue, refresh, list, the sign-outs, revocation, and the token check every other
 /// action of a signed-in user starts with (`authenticate`). Refresh checks the token against its

@@ -1,7 +1,6 @@
 import AWSClients
 import AccountModel
 import AccountStore
-import PlatformSupport
 import TokenVerification
 
 /// What sign-in and refresh hand back besides the user.

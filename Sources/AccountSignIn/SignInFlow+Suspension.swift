@@ -4,9 +4,7 @@ import AccountModel
 import AccountSessions
 import AccountStore
 import AccountSuspensions
-import CryptoPrimitives
 import PlatformSupport
-import StrictJSON
 import TokenVerification
 
 extension SignInFlow {

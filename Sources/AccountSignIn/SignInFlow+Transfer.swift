@@ -3,7 +3,6 @@ import AccountLinks
 import AccountModel
 import AccountSessions
 import AccountStore
-import AccountSuspensions
 import PlatformSupport
 import TokenVerification
 

@@ -1,11 +1,5 @@
-import AWSClients
-import AccountLinks
-import AccountModel
 import AccountSessions
 import AccountStore
-import AccountSuspensions
-import PlatformSupport
-import TokenVerification
 
 package struct SignInOutcome: Sendable {
     package var isNewUser: Bool

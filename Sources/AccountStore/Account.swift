@@ -1,7 +1,4 @@
-import AWSClients
 import AccountModel
-import PlatformSupport
-import TokenVerification
 
 /// A loaded account: the two documents with the ETags they were read at.
 package struct Account: Sendable {

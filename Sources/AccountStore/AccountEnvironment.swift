@@ -1,4 +1,3 @@
-import AccountModel
 import PlatformSupport
 
 /// Time, randomness and waiting, injected so that the deterministic simulation can run many

@@ -1,7 +1,5 @@
 import AWSClients
 import AccountModel
-import PlatformSupport
-import TokenVerification
 
 /// ACCOUNT_DISABLED (docs/API.md, docs/operations.md). The flag is `disabled` in providers.json,
 /// which sign-in (its second round), refresh, sign-out and every auth-link action already read, so

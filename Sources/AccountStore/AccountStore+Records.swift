@@ -1,9 +1,7 @@
 import AWSClients
 import AccountModel
-import CryptoPrimitives
 import PlatformSupport
 import StrictJSON
-import TokenVerification
 
 /// Reading the account's other documents: session records, deletion records, whole listings.
 extension AccountStore {

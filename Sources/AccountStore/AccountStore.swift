@@ -2,7 +2,6 @@ import AWSClients
 import AccountModel
 import PlatformSupport
 import StrictJSON
-import TokenVerification
 
 /// The account store: the batch backend, the settings and the environment every flow runs with,
 /// and the primitives over S3 that no flow owns (the conditional-update engine, identity files,

@@ -1,5 +1,4 @@
 import AWSClients
-import AccountLinks
 import AccountModel
 import AccountSessions
 import AccountStore

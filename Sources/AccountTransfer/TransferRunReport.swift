@@ -1,6 +1,4 @@
-import AccountLinks
 import AccountModel
-import AccountSessions
 import AccountStore
 import StrictJSON
 

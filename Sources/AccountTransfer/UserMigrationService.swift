@@ -1,7 +1,4 @@
-import AccountLinks
 import AccountModel
-import AccountSessions
-import AccountStore
 import PlatformSupport
 
 /// Sign in with Apple's user-migration endpoint (`/auth/usermigrationinfo`) as the app-transfer

@@ -1,12 +1,3 @@
-import AccountDeletion
-import AccountEvents
-import AccountLinks
-import AccountModel
-import AccountPurchases
-import AccountSessions
-import AccountSignIn
-import AccountStore
-import AccountSuspensions
 import PlatformSupport
 import TokenVerification
 

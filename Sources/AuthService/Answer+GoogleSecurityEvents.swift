@@ -1,10 +1,6 @@
 import AccountDeletion
 import AccountEvents
-import AccountLinks
 import AccountModel
-import AccountPurchases
-import AccountSessions
-import AccountSignIn
 import AccountStore
 import AccountSuspensions
 import StrictJSON

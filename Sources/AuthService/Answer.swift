@@ -7,7 +7,6 @@ import AccountPurchases
 import AccountSessions
 import AccountSignIn
 import AccountStore
-import AccountSuspensions
 import PlatformSupport
 import StrictJSON
 import TokenVerification

@@ -1,13 +1,8 @@
 import AWSClients
-import AccountDeletion
-import AccountEvents
 import AccountLinks
 import AccountModel
 import AccountPurchases
-import AccountSessions
-import AccountSignIn
 import AccountStore
-import AccountSuspensions
 import AppStoreServerAPI
 import AppStoreSignedData
 import CurlHTTP

@@ -1,12 +1,5 @@
-import AccountDeletion
-import AccountEvents
-import AccountLinks
 import AccountModel
-import AccountPurchases
-import AccountSessions
-import AccountSignIn
 import AccountStore
-import AccountSuspensions
 import AppStoreServerAPI
 import AppStoreSignedData
 import CryptoPrimitives

@@ -1,13 +1,6 @@
 import AWSClients
-import AccountDeletion
-import AccountEvents
-import AccountLinks
 import AccountModel
-import AccountPurchases
-import AccountSessions
-import AccountSignIn
 import AccountStore
-import AccountSuspensions
 import PlatformSupport
 import SignInWithApple
 import TokenVerification

@@ -1,12 +1,4 @@
-import AccountDeletion
-import AccountEvents
-import AccountLinks
-import AccountModel
-import AccountPurchases
-import AccountSessions
-import AccountSignIn
 import AccountStore
-import AccountSuspensions
 import AppStoreSignedData
 import PurchaseModel
 

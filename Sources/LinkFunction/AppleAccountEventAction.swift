@@ -1,12 +1,7 @@
 import AccountDeletion
 import AccountEvents
-import AccountLinks
 import AccountModel
-import AccountPurchases
-import AccountSessions
-import AccountSignIn
 import AccountStore
-import AccountSuspensions
 import AuthService
 import PlatformSupport
 import TokenVerification

@@ -1,4 +1,3 @@
-import PlatformSupport
 import StrictJSON
 
 /// The newest verified state of one App Store purchase (contract v3), as kept in

@@ -5,8 +5,6 @@ import AccountModel
 import AccountPurchases
 import AccountSessions
 import AccountSignIn
-import AccountStore
-import AccountSuspensions
 import AuthService
 import PlatformSupport
 

@@ -1,8 +1,4 @@
-import AccountDeletion
-import AccountLinks
 import AccountModel
-import AccountOperator
-import AccountSessions
 import AccountStore
 import AccountTransfer
 import ArgumentParser

@@ -3,7 +3,6 @@ import AccountDeletion
 import AccountLinks
 import AccountModel
 import AccountOperator
-import AccountSessions
 import AccountStore
 import AccountTransfer
 import ArgumentParser

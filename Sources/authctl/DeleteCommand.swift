@@ -1,9 +1,7 @@
 import AWSClients
 import AccountDeletion
-import AccountLinks
 import AccountModel
 import AccountOperator
-import AccountSessions
 import AccountStore
 import AccountTransfer
 import ArgumentParser

@@ -1,6 +1,4 @@
 import AWSClients
-import AccountDeletion
-import AccountEvents
 import AccountModel
 import AccountStore
 import Testing
