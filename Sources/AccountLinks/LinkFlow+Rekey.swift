@@ -195,6 +195,19 @@ extension LinkFlow {
         }
     }
 
+    /// Whether the re-key the identity file `m` was written for has committed and been cleaned up
+    /// (by another sign-in or `complete`): the account lists `identity` under the file's link.
+    package func isRekeyed(
+        _ m: IdentityMapping, _ identity: VerifiedIdentity, deadline: Deadline
+    ) throws(AccountError) -> Bool {
+        let key = AccountKeys.providers(m.uuid)
+        guard let object = try store.backend.get(key, deadline: deadline) else { return false }
+        let doc = try decodeDocument(object.body, key: key, ProvidersDocument.init(json:))
+        return !doc.isDeleted
+            && doc.state(of: identity.provider, id: identity.subject, linkID: m.linkID, transferSub: m.transferSub)
+                == .active
+    }
+
     /// A sign-in that meets a re-key committed but not cleaned up finishes the clean-up; a failure
     /// there leaves it for the next one and does not fail the sign-in.
     package func finishRekeysQuietly(_ account: Account, deadline: Deadline) -> Account {

@@ -14,6 +14,9 @@ extension SignInFlow {
         case signedIn(SignInOutcome)
         /// The identity file was a leftover (an unlinked or abandoned link's) and is gone now.
         case stale
+        /// The re-key the file was written for was finished by another sign-in meanwhile: the
+        /// file is the re-keyed link's own, read again.
+        case reread
     }
 
     package func signIn(
@@ -67,6 +70,7 @@ extension SignInFlow {
             {
             case .signedIn(let outcome): return outcome
             case .stale: if intent == .signin { throw .accountNotFound }
+            case .reread: continue
             }
         }
         throw .conflict("the identity kept changing during sign-in")
@@ -195,6 +199,14 @@ extension SignInFlow {
             // An app transfer's re-key stopped after its new identity file: finish it, as that
             // sign-in would have (contract v4).
             guard let moved = try links.finishRekey(m, identity, deadline: deadline) else {
+                // Another sign-in of the same identity may have finished the re-key since this one
+                // read the account, its clean-up removing the transfer the file names: the file is
+                // then the re-keyed link's own, not a leftover (simulation seed 2302597: it was
+                // deleted, and the sign-in made a new, empty account for the moved user).
+                if try links.isRekeyed(m, identity, deadline: deadline) {
+                    store.discardSession(record, deadline: deadline)
+                    return .reread
+                }
                 try store.discard(m, key: key, session: record, deadline: deadline)
                 return .stale
             }

@@ -44,7 +44,7 @@ extension SignInFlow {
                 outcome.isNewUser = false
                 outcome.rekeyed = true
                 return .signedIn(outcome)
-            case .stale: return .mapped  // unlinked or deleted right after: start over
+            case .stale, .reread: return .mapped  // unlinked, deleted or re-keyed right after: start over
             }
         }
     }

@@ -59,6 +59,13 @@ extension AccountStore {
         return .ifMatch(object.etag)
     }
 
+    /// Removes, best effort, a session record a sign-in wrote before it knew it would not answer
+    /// with it (the identity file it read must be read again).
+    package func discardSession(_ session: SessionRecord, deadline: Deadline) {
+        _ = try? backend.delete(
+            AccountKeys.session(session.serviceUserID, session.sessionID), .none, deadline: deadline)
+    }
+
     /// Removes a stale identity file (exactly the version read) and, best effort, the session
     /// record this sign-in wrote before it knew.
     package func discard(

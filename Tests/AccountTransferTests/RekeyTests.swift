@@ -44,4 +44,43 @@ import TokenVerification
         }
         #expect(!f.s3.keys.contains { $0.hasPrefix("identities/") && f.s3.text($0) == uuid })
     }
+
+    /// Simulation seed 2302597: two sign-ins with the new `sub` meet the file a re-key wrote before
+    /// its commit. The second finishes the re-key (commit and clean-up, which removes the transfer)
+    /// while the first is between its read of the account and its own re-key; the first then found
+    /// no link prepared for the transfer, deleted the re-keyed link's file as a leftover and signed
+    /// up a new, empty account. Now it reads the file again and signs in to the user's account.
+    @Test func aSignInWhoseReKeyAnotherFinishedSignsInToTheAccount() throws {
+        let f = AccountFixture()
+        let (first, _) = try TransferTests().prepared(f)
+        let uuid = first.account.serviceUserID
+        let link = try #require(first.account.providers.providers.first { $0.type == .apple })
+        let newKey = AccountKeys.identity(.apple, TransferTests.newSub)
+        // A re-key that stopped after its new identity file (step 1).
+        _ = try f.service.store.backend.put(
+            f.service.store.identityPut(
+                newKey, uuid: uuid, linkID: link.linkID, transferSub: TransferTests.transferSub),
+            deadline: .none)
+        var providersReads = 0
+        var other: SignInOutcome?
+        f.backend.intercept = { call, _ in
+            guard other == nil, case .s3Get(let key) = call, key == AccountKeys.providers(uuid) else { return .proceed }
+            providersReads += 1
+            // The first sign-in's re-key reads the account again: the other device finishes first.
+            if providersReads == 2 {
+                other = try? f.service.signIn.signIn(
+                    identity: TransferTests.moved(), intent: .auto, fullName: nil, deadline: .none)
+            }
+            return .proceed
+        }
+        let out = try f.service.signIn.signIn(
+            identity: TransferTests.moved(), intent: .auto, fullName: nil, deadline: .none)
+        f.backend.intercept = nil
+        #expect(other?.account.serviceUserID == uuid && other?.rekeyed == true, "the other device re-keyed")
+        #expect(out.account.serviceUserID == uuid && !out.isNewUser, "the user's own account, not a new one")
+        #expect(f.s3.text(newKey) == uuid, "the re-keyed link's file stays")
+        let apple = try #require(f.providers(uuid)?.providers.first { $0.type == .apple })
+        #expect(apple.id == TransferTests.newSub && apple.linkID == link.linkID)
+        #expect(f.service.storeCheck.checkStore(repair: false, deadline: .none).findings.isEmpty)
+    }
 }
