@@ -1,4 +1,3 @@
-
 /// What one of Apple's account events changed in an account, so that the caller audits and
 /// counts it as it does the same change asked for by the user (issue 18, defect 7).
 package enum AppleEventChange: Sendable, Equatable {

@@ -1,4 +1,3 @@
-
 /// How `check` walks and what it may do (docs/operations.md, "What check finds").
 package struct StoreCheckOptions: Sendable {
     /// Repair what is found (only when the walk finished), each account's breaks re-read first.

@@ -1,4 +1,3 @@
-
 /// What `check` walked and found.
 package struct StoreCheckReport: Sendable {
     package var findings: [StoreFinding] = []

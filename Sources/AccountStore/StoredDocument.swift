@@ -1,4 +1,3 @@
-
 /// One document as `check` read it: not there, there (decoded), or there but unreadable (its
 /// bytes do not decode; reported as a finding, never a reason to stop the check).
 package enum StoredDocument<Value> {
