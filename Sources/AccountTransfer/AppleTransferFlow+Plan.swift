@@ -187,17 +187,20 @@ extension AppleTransferFlow {
             }
             if case .done = outcomes[i]! { written.append(i) }
         }
-        try takeBackFilesOfDeletedAccounts(written.map { items[$0] }, deadline: deadline) { k in
-            outcomes[written[k]] = .skip("the account was deleted meanwhile")
+        try takeBackFilesNoLongerPrepared(written.map { items[$0] }, deadline: deadline) { k, why in
+            outcomes[written[k]] = .skip(why)
         }
         return outcomes.map { $0! }
     }
 
-    /// A transfer file created after its account's deletion committed (the deletion read the
-    /// transfer on the link before the file existed) is taken back at once, as a purchase claim
-    /// is (`confirmNotDeleted`): the accounts are read again after the files were written.
-    private func takeBackFilesOfDeletedAccounts(
-        _ items: [(TransferCandidate, String)], deadline: Deadline, taken: (Int) -> Void
+    /// A transfer file created after its account's deletion committed, or after an unlink retired
+    /// the Apple link it moves (each read the transfer on the link before the file existed), is
+    /// taken back at once, as a purchase claim is (`confirmNotDeleted`): the accounts are read
+    /// again after the files were written. Left, the unlinked one named an account that no longer
+    /// holds the identity, and the user's next account could never be prepared for the same
+    /// transfer (simulation seed 2302658: "a person must decide which account it moves").
+    private func takeBackFilesNoLongerPrepared(
+        _ items: [(TransferCandidate, String)], deadline: Deadline, taken: (Int, String) -> Void
     ) throws(AccountError) {
         var reads = Round()
         let slots = items.map { reads.get(AccountKeys.providers($0.0.account.serviceUserID)) }
@@ -207,14 +210,22 @@ extension AppleTransferFlow {
             let doc = try answers.value(slot).map { (o: S3Object) throws(AccountError) in
                 try decodeDocument(o.body, key: key, ProvidersDocument.init(json:))
             }
-            guard doc?.isDeleted ?? true else { continue }
+            let why: String
+            if let doc, !doc.isDeleted {
+                if let (i, _) = doc.link(preparedFor: transferSub), doc.providers[i].linkID == candidate.linkID {
+                    continue
+                }
+                why = "the identity was unlinked meanwhile"
+            } else {
+                why = "the account was deleted meanwhile"
+            }
             let fileKey = AccountKeys.appleTransfer(transferSub)
             if let file = try store.mapping(store.backend.get(fileKey, deadline: deadline), key: fileKey),
                 file.uuid == candidate.account.serviceUserID
             {
                 _ = try store.backend.delete(fileKey, store.identityDelete(file), deadline: deadline)
             }
-            taken(k)
+            taken(k, why)
         }
     }
 

@@ -68,6 +68,41 @@ final class FakeMigration: UserMigrationService {
         #expect(f.s3.json(AccountKeys.transferProgress(Self.team))?["finished"] == .bool(true))
     }
 
+    /// Simulation seed 2302658: an unlink of the Apple identity committed after `prepare` recorded
+    /// the transfer on the link and before it wrote the transfer file, so the unlink found no file
+    /// to remove; the file then named an account that no longer held the identity, and the user's
+    /// next account could never be prepared for the same transfer. `prepare` takes it back.
+    @Test func aTransferFileWrittenAfterTheLinksUnlinkIsTakenBack() throws {
+        let f = AccountFixture()
+        let first = try f.signUp()
+        let uuid = first.account.serviceUserID
+        _ = try f.service.links.link(
+            token: first.session.refreshToken.value, identity: AccountFixture.google("412"), deadline: .none)
+        let api = FakeMigration()
+        api.transfers[AccountFixture.apple.subject] = Self.transferSub
+        let fileKey = AccountKeys.appleTransfer(Self.transferSub)
+        var unlinked = false
+        f.backend.intercept = { call, _ in
+            guard !unlinked, case .s3Put(let put) = call, put.key == fileKey else { return .proceed }
+            unlinked = true
+            _ = try? f.service.links.unlink(token: first.session.refreshToken.value, provider: .apple, deadline: .none)
+            return .proceed
+        }
+        let (run, _) = try f.service.appleTransfer.prepareAppleTransfer(
+            team: Self.team, api: api, options: TransferPrepareOptions(), deadline: .none)
+        f.backend.intercept = nil
+        #expect(unlinked && f.providers(uuid)?.active(.apple) == nil, "the unlink committed")
+        #expect(run.done == 0 && run.skipped == ["the identity was unlinked meanwhile": 1])
+        #expect(f.s3.current(fileKey) == nil, "no transfer file names the account that let the identity go")
+        // The same person signs up again with Apple: that account is prepared for the transfer.
+        let again = try f.signUp()
+        #expect(again.account.serviceUserID != uuid)
+        let (second, _) = try f.service.appleTransfer.prepareAppleTransfer(
+            team: Self.team, api: api, options: TransferPrepareOptions(restart: true), deadline: .none)
+        #expect(second.done == 1 && second.failed == 0)
+        #expect(f.s3.text(fileKey) == again.account.serviceUserID)
+    }
+
     @Test func signInWithTheTransferReKeysTheSameAccountAndOldSessionsKeepRefreshing() throws {
         let f = AccountFixture()
         let (first, _) = try prepared(f)
