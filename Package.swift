@@ -1,7 +1,8 @@
 // swift-tools-version:6.0
 // The module graph reads like the design: C shims (libcurl loaded at run time, libcrypto linked),
 // platform and JSON basics, HTTP over curl, the Lambda runtime, AWS signing and clients, token
-// verification, the account domain, the service (envelope, config, handlers), three thin executables.
+// verification, the account modules layer by layer (documents, store, flows, the operator's), the service
+// (envelope, config, handler), each function's actions, three thin executables.
 // Why each module is as it is: docs/decisions/ (one file per area; README.md's module table links them).
 import PackageDescription
 
@@ -27,12 +28,12 @@ let allAccountModules: [Target.Dependency] = [
     "AccountDeletion", "AccountPurchases", "AccountEvents", "AccountSignIn", "AccountOperator", "AccountTransfer",
 ]
 
-/// An account module's tests: the flows under test reach each other only through the wiring
-/// `AccountTestSupport` shares, and the tests reach every module's internals (`@testable`).
+/// An account module's tests: every account module, re-exported by `AccountTestSupport` with the
+/// in-memory S3 and the flows wired as the functions wire them (their `package` API, no `@testable`).
 func accountTests(_ name: String) -> Target {
     .testTarget(
         name: name,
-        dependencies: allAccountModules + [
+        dependencies: [
             "AccountTestSupport", "AWSClients", "TokenVerification", "StrictJSON", "PlatformSupport", "TestSupport",
         ])
 }

@@ -37,3 +37,16 @@ package enum AccountError: Error, Sendable {
         return false
     }
 }
+
+extension AccountError {
+    /// An account failure in a few words, for a finding's note or an unchecked reason: the
+    /// case and, for AWS, its code (never a message that could carry more).
+    package var brief: String {
+        switch self {
+        case .upstream(let aws): return "AWS \(aws.code ?? String(describing: aws.kind))"
+        case .corruptDocument(_, let why): return why
+        case .conflict(let why): return "kept changing (\(why))"
+        default: return String(String(describing: self).prefix { $0 != "(" })
+        }
+    }
+}

@@ -21,7 +21,7 @@ extension StoreCheck {
                     prefix: prefix, delimiter: delimiter, continuationToken: token, pageSize: options.pageSize))
             let listing: S3Listing
             do throws(AccountError) { listing = try store.backend.run(round, deadline: deadline).value(slot) } catch {
-                report.noteUnchecked("listing \(prefix) failed at page \(page): \(AccountStore.brief(error))")
+                report.noteUnchecked("listing \(prefix) failed at page \(page): \(error.brief)")
                 return false
             }
             report.pages += 1

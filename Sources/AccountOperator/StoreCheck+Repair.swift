@@ -50,7 +50,7 @@ extension StoreCheck {
         let before: AccountCheckView
         do throws(AccountError) { before = try reread(uuid, found, deadline: deadline) } catch {
             for i in results.indices {
-                results[i].mark(false, "not repaired: re-reading failed (\(AccountStore.brief(error)))")
+                results[i].mark(false, "not repaired: re-reading failed (\(error.brief))")
             }
             return (results, false)
         }
@@ -66,7 +66,7 @@ extension StoreCheck {
             do throws(AccountError) {
                 results[i].note = try repairNote(results[i], before, deadline: deadline)
             } catch {
-                results[i].note = "repair failed: \(AccountStore.brief(error))"
+                results[i].note = "repair failed: \(error.brief)"
             }
         }
         let after: [StoreFinding]
@@ -74,7 +74,7 @@ extension StoreCheck {
             after = try reread(uuid, found, deadline: deadline).findings(
                 nowMs: store.environment.now(), deletionBoundMs: store.deletionBoundMs())
         } catch {
-            for i in still { results[i].mark(false, results[i].note ?? "not confirmed: \(AccountStore.brief(error))") }
+            for i in still { results[i].mark(false, results[i].note ?? "not confirmed: \(error.brief)") }
             hooks.didRepair(uuid, still.map { results[$0] })
             return (results, false)
         }

@@ -72,7 +72,7 @@ extension StoreCheck {
             let keys = page.keys.filter { AccountStore.account(ofDeletionKey: $0) != nil }
             for (key, result) in store.readEach(keys, deadline: deadline) {
                 switch result {
-                case .failure(let e): report.noteUnchecked("GET \(key): \(AccountStore.brief(e))")
+                case .failure(let e): report.noteUnchecked("GET \(key): \(e.brief)")
                 case .success(let object):
                     let record = storedDeletion(object, key: key)
                     if !record.isAbsent { index.deletions[AccountStore.account(ofDeletionKey: key)!] = record }
@@ -127,7 +127,7 @@ extension StoreCheck {
         walkListing(prefix, options, &report, deadline: deadline, progress: progress) { page, report in
             for (key, result) in store.readEach(page.keys.filter(include), deadline: deadline) {
                 switch result {
-                case .failure(let e): report.noteUnchecked("GET \(key): \(AccountStore.brief(e))")
+                case .failure(let e): report.noteUnchecked("GET \(key): \(e.brief)")
                 case .success(let object):
                     switch store.storedMapping(object, key: key) {
                     case .absent: continue  // gone since it was listed
@@ -159,7 +159,7 @@ extension StoreCheck {
                 case .success(let o): read[key] = .some(o)
                 case .failure(let e):
                     failed.insert(key)
-                    report.noteUnchecked("GET \(key): \(AccountStore.brief(e))")
+                    report.noteUnchecked("GET \(key): \(e.brief)")
                 }
             }
         }

@@ -24,7 +24,7 @@ extension StoreCheck {
             let keys = page.keys.filter { $0.hasSuffix(".json") }
             for (key, result) in store.readEach(keys, deadline: deadline) {
                 switch result {
-                case .failure(let e): report.noteUnchecked("GET \(key): \(AccountStore.brief(e))")
+                case .failure(let e): report.noteUnchecked("GET \(key): \(e.brief)")
                 case .success(let object):
                     let sub = String(key.dropFirst(prefix.utf8.count).dropLast(".json".utf8.count))
                     let record = store.stored(object, key: key, IdentitySuspension.init(json:))

@@ -28,25 +28,14 @@ extension AccountStore {
     package func stored<T>(_ object: S3Object?, key: String, _ make: (JSONValue) -> T?) -> StoredDocument<T> {
         guard let object else { return .absent }
         do throws(AccountError) { return .present(try decodeDocument(object.body, key: key, make)) } catch {
-            return .unreadable(AccountStore.brief(error))
+            return .unreadable(error.brief)
         }
     }
 
     /// An identity file or claim, or why it is unreadable.
     package func storedMapping(_ object: S3Object?, key: String) -> StoredDocument<IdentityMapping> {
         do throws(AccountError) { return try mapping(object, key: key).map { .present($0) } ?? .absent } catch {
-            return .unreadable(AccountStore.brief(error))
-        }
-    }
-
-    /// An account failure in a few words, for a finding's note or an unchecked reason: the
-    /// case and, for AWS, its code (never a message that could carry more).
-    package static func brief(_ error: AccountError) -> String {
-        switch error {
-        case .upstream(let aws): return "AWS \(aws.code ?? String(describing: aws.kind))"
-        case .corruptDocument(_, let why): return why
-        case .conflict(let why): return "kept changing (\(why))"
-        default: return String(String(describing: error).prefix { $0 != "(" })
+            return .unreadable(error.brief)
         }
     }
 

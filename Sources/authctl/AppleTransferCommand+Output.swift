@@ -27,7 +27,7 @@ extension AppleTransferCommand {
             (run, pass) = try body { report in Terminal.progress(progressLine(report, client)) }
         } catch {
             Terminal.endProgress()
-            if !dryRun { trail.outcome("failed", details + [("error", .string(AccountStore.brief(error)))]) }
+            if !dryRun { trail.outcome("failed", details + [("error", .string(error.brief))]) }
             throw Console.failure(error)
         }
         Terminal.endProgress()

@@ -100,7 +100,7 @@ enum Console {
             return (value, details)
         } catch {
             trail.outcome(
-                "failed", [("error", .string(AccountStore.brief(error)))] + stateAfter(trail.serviceUserID, context))
+                "failed", [("error", .string(error.brief))] + stateAfter(trail.serviceUserID, context))
             throw failure(error)
         }
     }
@@ -113,7 +113,7 @@ enum Console {
                 uuid, withObjectKeys: false, deadline: .after(milliseconds: 30_000))
             return [("stateAfter", i.changeState(nowMs: Clock.nowMilliseconds()))]
         } catch {
-            return [("stateAfter", .null), ("stateAfterError", .string(AccountStore.brief(error)))]
+            return [("stateAfter", .null), ("stateAfterError", .string(error.brief))]
         }
     }
 
