@@ -89,11 +89,21 @@ extension DeletionFlow {
 
     /// After Apple's event unlinked its Apple link beside another provider: a record an earlier
     /// delivery of the event left uncommitted (it failed after writing it) can never commit any
-    /// more, and goes now instead of at the scheduled run. A request's record stays.
+    /// more, and goes now instead of at the scheduled run. A request's record stays, and so does
+    /// one whose deletion committed in providers.json (the commit point) before the record says
+    /// so: another delivery of the event found Apple the last provider and is between its commit
+    /// and its record's update (simulation seed 7702079: dropped, the account stayed deleted and
+    /// was never purged).
     package func dropUncommittedAppleDeletion(_ uuid: String, deadline: Deadline) throws(AccountError) {
         guard let (record, etag) = try store.loadDeletion(uuid, deadline: deadline), record.committedAtMs == nil,
             !record.cause.isRequested
         else { return }
+        let key = AccountKeys.providers(uuid)
+        if let object = try store.backend.get(key, deadline: deadline),
+            try decodeDocument(object.body, key: key, ProvidersDocument.init(json:)).isDeleted
+        {
+            return
+        }
         // 412: it changed meanwhile (taken over by a request, or committed), and stands.
         _ = try store.backend.delete(AccountKeys.deletion(uuid), .ifMatch(etag), deadline: deadline)
     }

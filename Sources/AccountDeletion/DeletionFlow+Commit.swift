@@ -235,10 +235,21 @@ extension DeletionFlow {
         case .stored(let newETag): return (record, newETag)
         case .preconditionFailed:
             // Another run (a retry, the schedule) moved it on: what it wrote stands.
-            guard let latest = try store.loadDeletion(record.serviceUserID, deadline: deadline) else {
-                throw .conflict("the deletion record disappeared")
+            if let latest = try store.loadDeletion(record.serviceUserID, deadline: deadline) { return latest }
+            // Gone. Once the deletion committed (providers.json says so) its record is what the
+            // scheduled run purges by, so it is written again: Apple's event drops a record it read
+            // uncommitted, and this run may have committed between that read and the drop.
+            guard record.committedAtMs != nil else { throw .conflict("the deletion record disappeared") }
+            var again = put
+            again.condition = .ifNoneMatch
+            switch try store.backend.put(again, deadline: deadline) {
+            case .stored(let newETag): return (record, newETag)
+            case .preconditionFailed:
+                guard let latest = try store.loadDeletion(record.serviceUserID, deadline: deadline) else {
+                    throw .conflict("the deletion record disappeared")
+                }
+                return latest
             }
-            return latest
         }
     }
 

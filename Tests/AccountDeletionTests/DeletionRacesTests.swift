@@ -237,4 +237,43 @@ import Glibc
         #expect(doc.active(.apple)?.id == newApple.subject, "the Apple ID the user linked meanwhile was retired")
         #expect(f.s3.current(AccountKeys.identity(.apple, newApple.subject)) != nil)
     }
+
+    /// Simulation seed 7702079: two deliveries of Apple's `account-delete`. One found Google
+    /// beside Apple, the other found Apple the last provider and began the deletion. Between the
+    /// second's commit (providers.json) and its record's update, the first dropped the record as
+    /// uncommitted; the account stayed deleted (its sessions refused) and was never purged. Now the
+    /// drop keeps a record whose deletion committed, and a committed deletion whose record went
+    /// anyway writes it again.
+    @Test(arguments: ["drop", "gone"])
+    func aCommittedDeletionKeepsItsRecordThroughAnAppleEventsDrop(_ how: String) throws {
+        let f = AccountFixture()
+        let up = try f.signUp()
+        let uuid = up.account.serviceUserID
+        let linkID = up.account.providers.providers[0].linkID
+        let record = try f.service.deletion.beginDeletion(
+            uuid, cause: .appleAccountDelete(linkID: linkID), deadline: .none)
+        var raced = false
+        f.backend.intercept = { call, s3 in
+            guard !raced, case .s3Put(let put) = call, put.key == AccountKeys.deletion(uuid) else { return .proceed }
+            raced = true  // the commit is in providers.json; the record is about to say so
+            if how == "drop" {
+                try? f.service.deletion.dropUncommittedAppleDeletion(uuid, deadline: .none)
+            } else {
+                _ = s3.apply(.s3Delete(key: AccountKeys.deletion(uuid), condition: .none))
+            }
+            return .proceed
+        }
+        let state = try f.service.deletion.continueDeletion(
+            uuid, record, account: nil, purgeUntil: .after(milliseconds: 60_000), deadline: .none)
+        f.backend.intercept = nil
+        guard case .recorded(let saved, _) = state else {
+            Issue.record("the deletion was dropped")
+            return
+        }
+        #expect(raced && saved.committedAtMs != nil && saved.purgeComplete)
+        let stored = try #require(f.s3.json(AccountKeys.deletion(uuid)).flatMap(DeletionRecord.init(json:)))
+        #expect(stored.committedAtMs != nil, "the record the scheduled run finishes by is there")
+        #expect(f.providers(uuid)?.isDeleted ?? true)
+        #expect(!f.s3.keys.contains { $0.hasPrefix(AccountKeys.userPrefix(uuid)) }, "purged")
+    }
 }
