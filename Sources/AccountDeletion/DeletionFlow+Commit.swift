@@ -202,6 +202,10 @@ extension DeletionFlow {
         keys +=
             doc.pending.map { AccountKeys.identity($0.type, $0.id) }
             + doc.retired.map { AccountKeys.identity($0.type, $0.id) }
+        // The former ids' files a re-key keeps (contract v5), of listed and retired links.
+        keys +=
+            doc.providers.flatMap { l in l.formerIDs.map { AccountKeys.identity(l.type, $0) } }
+            + doc.retired.flatMap { l in l.formerIDs.map { AccountKeys.identity(l.type, $0) } }
         keys += doc.purchases.map(AccountKeys.purchaseClaim)
         keys += doc.transferMappingKeys
         keys = Array(Set(keys)).sorted()

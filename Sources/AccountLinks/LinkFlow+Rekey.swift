@@ -25,8 +25,9 @@ package enum RekeyOutcome {
 /// 2. providers.json (If-Match; the commit point): the link takes the new id and email and keeps
 ///    its link id and the former id, so sessions signed in before follow it; the transfer is
 ///    marked re-keyed;
-/// 3. the clean-up: the old identity file and the link's transfer files are removed (each
-///    exactly as read, only when it names this account), then the transfers leave providers.json.
+/// 3. the clean-up: the link's transfer files are removed (each exactly as read, only when it
+///    names this account), then the transfers leave providers.json. The old identity file stays
+///    (contract v5): a token that still carries the former `sub` signs in to the account.
 /// The rule is re-checked where it commits (step 2's conditional write): a link unlinked, deleted
 /// (or purged, providers.json gone) or re-keyed meanwhile ends the re-key, and the file step 1
 /// created goes again.
@@ -148,12 +149,11 @@ extension LinkFlow {
                 }
             }
         }
+        // The old identity file stays (contract v5): it names the account under the link's id, and
+        // a token that still carries the former `sub` signs in with it (`LinkState.active`).
         var keys: [(key: String, linkID: String??)] = []
         for link in links {
-            for t in link.transfers {
-                if let old = t.rekeyedFrom { keys.append((AccountKeys.identity(.apple, old), .some(link.linkID))) }
-                keys.append((AccountKeys.appleTransfer(t.sub), .none))
-            }
+            for t in link.transfers { keys.append((AccountKeys.appleTransfer(t.sub), .none)) }
         }
         var reads = Round()
         let slots = keys.map { reads.get($0.key) }

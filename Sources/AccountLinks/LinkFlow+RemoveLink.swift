@@ -35,7 +35,9 @@ extension LinkFlow {
                 let link = doc.providers.remove(at: i)
                 // Its app-transfer files sign nothing in once it is gone (contract v4): kept on the
                 // retired entry, so that they are removed below, by a retry, or by the deletion.
-                doc.retire(provider, id: link.id, linkID: link.linkID, nowMs: now, transfers: link.transfers)
+                doc.retire(
+                    provider, id: link.id, linkID: link.linkID, nowMs: now, transfers: link.transfers,
+                    formerIDs: link.formerIDs)
                 doc.normalizePrimary()
                 committed = true
                 return true
@@ -56,12 +58,15 @@ extension LinkFlow {
         let slots = retired.map { reads.get(AccountKeys.identity(provider, $0.id)) }
         // The retired links' app-transfer files, and the old identity files of their re-keys not
         // cleaned up (contract v4), when they still name this account (and link).
-        let transferFiles = retired.flatMap { link in
-            link.transfers.flatMap { t in
-                [(AccountKeys.appleTransfer(t.sub), String?.none)]
-                    + (t.rekeyedFrom.map { [(AccountKeys.identity(.apple, $0), link.linkID)] } ?? [])
+        // And the identity files of their former ids (contract v5: a re-key keeps them).
+        let transferFiles =
+            retired.flatMap { link in
+                link.transfers.flatMap { t in
+                    [(AccountKeys.appleTransfer(t.sub), String?.none)]
+                        + (t.rekeyedFrom.map { [(AccountKeys.identity(.apple, $0), link.linkID)] } ?? [])
+                }
             }
-        }
+            + retired.flatMap { link in link.formerIDs.map { (AccountKeys.identity(link.type, $0), link.linkID) } }
         let transferSlots = transferFiles.map { reads.get($0.0) }
         let answers = store.backend.run(reads, deadline: deadline)
         var deletes = Round()

@@ -8,7 +8,7 @@ import StrictJSON
 /// transfer it is about from a stale one (docs/decisions/accounts-and-sessions.md, "Prepared transfers").
 ///
 /// `rekeyedFrom` is set by the re-key's providers.json write (the commit point) to the `sub` the
-/// link had before, and stays until the re-key's clean-up has removed that old identity file and
+/// link had before, and stays until the re-key's clean-up has removed (v4: that old identity file and)
 /// the transfer files: while it is set, the next operation that reads the link finishes the job.
 package struct PreparedTransfer: Sendable, Equatable {
     /// The recipient team's id (Apple's `target`).

@@ -28,6 +28,7 @@ extension ProvidersDocument {
                         ("at", ts(r.atMs)),
                     ])
                     if !r.transfers.isEmpty { entry["transfers"] = .array(r.transfers.map(\.json)) }
+                    if !r.formerIDs.isEmpty { entry["formerIDs"] = .array(r.formerIDs.map(JSONValue.string)) }
                     return .object(entry)
                 })
         }
@@ -66,8 +67,13 @@ extension ProvidersDocument {
                 guard let transfer = PreparedTransfer(json: t) else { return nil }
                 transfers.append(transfer)
             }
-            retired.append(
-                RetiredLink(type: type, id: id, linkID: r["linkID"]?.stringValue, atMs: at, transfers: transfers))
+            var retiredLink = RetiredLink(
+                type: type, id: id, linkID: r["linkID"]?.stringValue, atMs: at, transfers: transfers)
+            for former in r["formerIDs"]?.arrayValue ?? [] {
+                guard let id = former.stringValue else { return nil }
+                retiredLink.formerIDs.append(id)
+            }
+            retired.append(retiredLink)
         }
         self.init(primaryProvider: primary, providers: links, pending: pending, retired: retired)
         deletedAtMs = ts(o["deletedAt"])

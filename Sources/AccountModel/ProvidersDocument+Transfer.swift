@@ -28,14 +28,15 @@ extension ProvidersDocument {
         return nil
     }
 
-    /// Links whose re-key committed and whose clean-up (old identity file, transfer files) is
-    /// not done yet.
+    /// Links whose re-key committed and whose clean-up (the transfer files; v4 also removed the old
+    /// identity file, which v5 keeps) is not done yet.
     package var rekeysToClean: [ProviderLink] {
         providers.filter { link in link.transfers.contains { $0.rekeyedFrom != nil } }
     }
 
     /// Whether the identity file of `provider`/`id` with `linkID` is the old one of a re-key that
-    /// committed and is not cleaned up yet (the clean-up removes it).
+    /// committed and is not cleaned up yet. (v5: such a file is `LinkState.active` once the
+    /// commit lists the former id, so this matters only for documents written by v4.)
     package func isOldFileOfUnfinishedRekey(_ provider: IdentityProvider, id: String, linkID: String?) -> Bool {
         provider == .apple
             && rekeysToClean.contains { link in

@@ -77,6 +77,12 @@ package struct ProvidersDocument: Sendable, Equatable {
         of provider: IdentityProvider, id: String, linkID: String?, transferSub: String? = nil
     ) -> LinkState {
         if providers.contains(where: { $0.type == provider && $0.id == id && $0.linkID == linkID }) { return .active }
+        // A former id of a re-keyed link (contract v5): its identity file stays, so that a token
+        // still carrying it (an older install on the sending team's Services ID) signs in to the
+        // account and never makes a new one.
+        if providers.contains(where: { $0.type == provider && $0.linkID == linkID && $0.formerIDs.contains(id) }) {
+            return linkID == nil ? .stale : .active
+        }
         if let transferSub, rekeyable(provider, linkID: linkID, transferSub: transferSub) != nil {
             return .rekeying
         }
@@ -147,9 +153,12 @@ package struct ProvidersDocument: Sendable, Equatable {
 
     /// Records an unlinked (or cancelled) link so its leftovers can be recognised and finished.
     package mutating func retire(
-        _ provider: IdentityProvider, id: String, linkID: String?, nowMs: Int64, transfers: [PreparedTransfer] = []
+        _ provider: IdentityProvider, id: String, linkID: String?, nowMs: Int64, transfers: [PreparedTransfer] = [],
+        formerIDs: [String] = []
     ) {
-        retired.append(RetiredLink(type: provider, id: id, linkID: linkID, atMs: nowMs, transfers: transfers))
+        var link = RetiredLink(type: provider, id: id, linkID: linkID, atMs: nowMs, transfers: transfers)
+        link.formerIDs = formerIDs
+        retired.append(link)
         retired = Array(retired.suffix(ProvidersDocument.maxRetired))
     }
 
@@ -238,6 +247,9 @@ package struct RetiredLink: Sendable, Equatable {
     /// re-key not cleaned up, name the account until the unlink's clean-up (or a later one, or
     /// the account's deletion) removes them.
     package var transfers: [PreparedTransfer] = []
+    /// The ids an app transfer re-keyed the link from (contract v5): their identity files still
+    /// named the account until the unlink's clean-up removes them.
+    package var formerIDs: [String] = []
 
     package init(
         type: IdentityProvider, id: String, linkID: String? = nil, atMs: Int64, transfers: [PreparedTransfer] = []

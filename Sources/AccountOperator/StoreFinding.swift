@@ -30,7 +30,7 @@ package struct StoreFinding: Sendable, Equatable {
         case purgeKeysFailed = "purge-keys-failed"
         /// An app transfer's re-key (contract v4) that stopped: its new identity file is written
         /// and providers.json does not list it yet (the key is that file), or providers.json
-        /// committed it and the old identity file or the transfer files are still there (the key
+        /// committed it and the transfer files are still there (the key
         /// is providers.json). Repaired by finishing it, as the next sign-in would.
         case unfinishedRekey = "unfinished-rekey"
         /// An app transfer's file (`identities/apple-transfer/`) naming an account that does not exist.

@@ -396,9 +396,13 @@ struct StoredAccount {
         retired = entries("retired")
     }
 
-    /// Whether an identity file of `id` with `linkID` is listed: the link's current id only.
+    /// Whether an identity file of `id` with `linkID` is listed: the link's current id, or (v5)
+    /// one an app transfer re-keyed it from, whose file the re-key keeps.
     func lists(_ id: SimIdentity, linkID: String?) -> Bool {
-        active.contains { $0.type == id.provider.rawValue && $0.id == id.sub && $0.linkID == linkID }
+        active.contains {
+            $0.type == id.provider.rawValue && $0.linkID == linkID
+                && ($0.id == id.sub || (linkID != nil && $0.formerIDs.contains(id.sub)))
+        }
     }
 
     /// Whether a session signed in with `id` under `linkID` still follows a listed link: its

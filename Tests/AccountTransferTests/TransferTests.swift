@@ -113,13 +113,51 @@ final class FakeMigration: UserMigrationService {
         #expect(link.id == Self.newSub && link.formerIDs == [AccountFixture.apple.subject])
         #expect(link.linkID == f.linkID(of: Self.moved()), "the link keeps its link id")
         #expect(link.transfers.isEmpty, "cleaned up")
-        #expect(f.s3.current(AccountKeys.identity(.apple, AccountFixture.apple.subject)) == nil, "old file gone")
+        #expect(
+            f.s3.text(AccountKeys.identity(.apple, AccountFixture.apple.subject)) == uuid,
+            "the old file stays (contract v5)")
         #expect(f.s3.current(AccountKeys.appleTransfer(Self.transferSub)) == nil, "transfer file gone")
         #expect(f.s3.json(AccountKeys.profile(uuid))?["email"]?.stringValue == "new@privaterelay.appleid.com")
         // The session signed in before the transfer refreshes; so does the new one.
         _ = try f.service.sessions.refresh(token: first.session.refreshToken.value, deadline: .none)
         _ = try f.service.sessions.refresh(token: out.session.refreshToken.value, deadline: .none)
-        // The old sub is no identity any more: a sign-in with it finds nothing.
+        // Contract v5 (issue 35, defect 2): a token that still carries the former sub (an older
+        // install on the sending team's Services ID) signs in to the same account, whatever the
+        // intent, and never makes a new one; its session follows the link. Before: a new, empty
+        // account (`auto`) or ACCOUNT_NOT_FOUND.
+        for intent in [SignInIntent.signin, .auto] {
+            let old = try f.service.signIn.signIn(
+                identity: AccountFixture.apple, intent: intent, fullName: nil, deadline: .none)
+            #expect(old.account.serviceUserID == uuid && !old.isNewUser, "\(intent)")
+            _ = try f.service.sessions.refresh(token: old.session.refreshToken.value, deadline: .none)
+        }
+        #expect(
+            accountError {
+                _ = try f.service.signIn.signIn(
+                    identity: AccountFixture.apple, intent: .signup, fullName: nil, deadline: .none)
+            } == "accountAlreadyExists", "as for any identity an account holds")
+        #expect(f.providers(uuid)?.active(.apple)?.id == Self.newSub, "the link keeps the new sub")
+    }
+
+    /// An unlink of the re-keyed link removes the former sub's file too, and the account's
+    /// deletion releases it: after either, the former sub is nobody's (contract v5).
+    @Test(arguments: ["unlink", "delete"])
+    func theFormerSubsFileGoesWithTheLink(_ how: String) throws {
+        let f = AccountFixture()
+        let (first, _) = try prepared(f)
+        let uuid = first.account.serviceUserID
+        let out = try f.service.signIn.signIn(identity: Self.moved(), intent: .auto, fullName: nil, deadline: .none)
+        let oldKey = AccountKeys.identity(.apple, AccountFixture.apple.subject)
+        #expect(f.s3.text(oldKey) == uuid)
+        if how == "unlink" {
+            _ = try f.service.links.link(
+                token: out.session.refreshToken.value, identity: AccountFixture.google("333"), deadline: .none)
+            _ = try f.service.links.unlink(token: out.session.refreshToken.value, provider: .apple, deadline: .none)
+        } else {
+            _ = try f.service.deletion.deleteAccount(
+                token: out.session.refreshToken.value, purgeUntil: .none, deadline: .none)
+        }
+        #expect(f.s3.current(oldKey) == nil, "\(how)")
         #expect(
             accountError {
                 _ = try f.service.signIn.signIn(
@@ -238,7 +276,7 @@ final class FakeMigration: UserMigrationService {
             #expect(again.account.serviceUserID == uuid, "\(stop)")
             let link = f.providers(uuid)!.active(.apple)!
             #expect(link.id == Self.newSub && link.transfers.isEmpty, "\(stop)")
-            #expect(f.s3.current(AccountKeys.identity(.apple, AccountFixture.apple.subject)) == nil, "\(stop)")
+            #expect(f.s3.text(AccountKeys.identity(.apple, AccountFixture.apple.subject)) == uuid, "\(stop)")
             #expect(f.s3.current(AccountKeys.appleTransfer(Self.transferSub)) == nil, "\(stop)")
             _ = try f.service.sessions.refresh(token: first.session.refreshToken.value, deadline: .none)
         }
@@ -268,15 +306,16 @@ final class FakeMigration: UserMigrationService {
     }
 
     /// The re-key stops after its commit (providers.json written, its answer lost), or in its
-    /// clean-up (the old identity file's removal failing): check finds the unfinished re-key on
-    /// providers.json and its repair removes the old identity file and the transfer file, by the
-    /// versions read; the sessions from before keep refreshing.
+    /// clean-up (the transfer file's removal failing): check finds the unfinished re-key on
+    /// providers.json and its repair removes the transfer file, by the version read, and keeps the
+    /// old identity file (contract v5); the sessions from before keep refreshing.
     @Test(arguments: ["commit", "clean-up"])
     func checkFinishesAReKeyStoppedAfterItsCommit(_ stop: String) throws {
         let f = AccountFixture()
         let (first, _) = try prepared(f)
         let uuid = first.account.serviceUserID
         let oldKey = AccountKeys.identity(.apple, AccountFixture.apple.subject)
+        let transferKey = AccountKeys.appleTransfer(Self.transferSub)
         var stopped = false
         f.backend.intercept = { call, _ in
             guard !stopped else { return .fail(DirectBackend.outage) }  // the process is gone
@@ -284,7 +323,7 @@ final class FakeMigration: UserMigrationService {
             case .s3Put(let put) where stop == "commit" && put.key == AccountKeys.providers(uuid):
                 stopped = true
                 return .appliedButFailed
-            case .s3Delete(let key, _) where stop == "clean-up" && key == oldKey:
+            case .s3Delete(let key, _) where stop == "clean-up" && key == transferKey:
                 stopped = true
                 return .fail(DirectBackend.outage)
             default: return .proceed
@@ -302,7 +341,7 @@ final class FakeMigration: UserMigrationService {
         let repaired = f.service.storeCheck.checkStore(repair: true, deadline: .none)
         #expect(repaired.findings.allSatisfy { $0.repaired == true })
         #expect(f.service.storeCheck.checkStore(repair: false, deadline: .none).findings.isEmpty)
-        #expect(f.s3.current(oldKey) == nil && f.s3.current(AccountKeys.appleTransfer(Self.transferSub)) == nil)
+        #expect(f.s3.text(oldKey) == uuid && f.s3.current(transferKey) == nil)
         #expect(f.providers(uuid)?.active(.apple)?.transfers.isEmpty == true)
         _ = try f.service.sessions.refresh(token: first.session.refreshToken.value, deadline: .none)
         let again = try f.service.signIn.signIn(identity: Self.moved(), intent: .signin, fullName: nil, deadline: .none)
