@@ -49,7 +49,9 @@ import TokenVerification
                 .accountDelete, subject: TransferTests.newSub, eventID: "jti-delete", purgeUntil: .none,
                 deadline: .none) == .processed)
         #expect(
-            accountError { _ = try f.service.sessions.refresh(token: first.session.refreshToken.value, deadline: .none) }
+            accountError {
+                _ = try f.service.sessions.refresh(token: first.session.refreshToken.value, deadline: .none)
+            }
                 == "sessionInvalid")
     }
 }
