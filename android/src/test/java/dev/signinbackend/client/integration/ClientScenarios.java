@@ -101,9 +101,8 @@ public final class ClientScenarios {
     private SignInSession session(SignInTransport transport, SessionStore store) throws Exception {
         SignInConfiguration.Builder b = SignInConfiguration.builder(transport, store, io).clock(clock)
                 .device("integration · " + args.getOrDefault("device", "android"));
-        if (args.containsKey("grace")) {  // a shorter client-side grace (inside the server's 30 s) keeps outage steps short
-            b.refreshReuseGraceMillis(Long.parseLong(args.get("grace"))).graceSafetyMillis(1_000)
-                    .retryDelaysMillis(200, 400, 800);
+        if (args.containsKey("budget")) {  // a shorter retry budget keeps outage steps short
+            b.retryBudgetMillis(Long.parseLong(args.get("budget"))).retryDelaysMillis(200, 400, 800);
         }
         SignInSession session = new SignInSession(b.build());
         CountDownLatch first = new CountDownLatch(1);
