@@ -18,6 +18,8 @@ final class SessionCore {
     private StoredSession session;
     private Load load = Load.NOT_LOADED;
     private String unreadableDetail;
+    /** Why there is no session, as {@link #currentState()} reports it (KEY_LOST after a lost key, until a sign-in). */
+    private SignOutReason absentReason = SignOutReason.NO_SESSION;
     private long generation;
     /** Grows at every sign-out and committed sign-in: a sign-in that started before is dropped. */
     private long userChoice;
@@ -52,6 +54,10 @@ final class SessionCore {
             byte[] data = config.store.load();
             found = data == null ? null : StoredSession.decode(data);
         } catch (SessionStoreException e) {
+            if (e.isKeyLost()) {
+                keyLost();
+                return;
+            }
             load = Load.UNREADABLE;
             unreadableDetail = e.getMessage();
             throw SignInException.of(FailureKind.STORE_UNREADABLE, "load", e.getMessage());
@@ -70,7 +76,19 @@ final class SessionCore {
         } catch (SignInException e) {
             return AuthState.unknown(unreadableDetail);
         }
-        return session != null ? AuthState.signedIn(session.user) : AuthState.signedOut(SignOutReason.NO_SESSION);
+        return session != null ? AuthState.signedIn(session.user) : AuthState.signedOut(absentReason);
+    }
+
+    /**
+     * The store holds a session that can never be read again (its key is gone for good): it is
+     * removed and the session ends, SIGNED_OUT(KEY_LOST), once; then "no session" like any other.
+     */
+    private void keyLost() {
+        boolean wasKnown = load != Load.ABSENT || session != null;
+        end(SignOutReason.KEY_LOST);
+        if (wasKnown) {
+            absentReason = SignOutReason.KEY_LOST;  // what a listener added now hears
+        }
     }
 
     /** The loaded session, or NOT_SIGNED_IN; retries an owed store write first. */
@@ -241,6 +259,10 @@ final class SessionCore {
             }
             stored = StoredSession.decode(data);
         } catch (SessionStoreException e) {
+            if (e.isKeyLost()) {
+                keyLost();
+                throw SignInException.of(FailureKind.NOT_SIGNED_IN, action, "the session's key is gone: sign in again");
+            }
             if (config.refreshPolicy == RefreshPolicy.READ_ONLY) {
                 // It presents only the token the store holds now; its own copy may be rotated out.
                 throw SignInException.of(FailureKind.STORE_UNREADABLE, action, e.getMessage());
@@ -304,6 +326,7 @@ final class SessionCore {
     }
 
     private void begin(StoredSession next, boolean write) {
+        absentReason = SignOutReason.NO_SESSION;
         generation++;
         userChoice++;
         flight = null;

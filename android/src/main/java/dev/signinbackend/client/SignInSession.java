@@ -118,6 +118,15 @@ public final class SignInSession {
     }
 
     /**
+     * Signs in with Apple's web flow: {@code apple}'s ID token, always with {@code request}'s raw
+     * nonce (the server requires it for an ID token minted for a Services ID) and the name Apple
+     * sent on the first sign-in. Keep that name until this succeeds: Apple sends it only once.
+     */
+    public CompletableFuture<SignInResult> signInWithApple(AppleAuthorizationRequest request, AppleWebReturn apple) {
+        return signIn(Provider.APPLE, apple.idToken, SignInIntent.AUTO, request.rawNonce, apple.fullName);
+    }
+
+    /**
      * Signs out here at once (SIGNED_OUT(USER_SIGNED_OUT)), removes the store under its lock, then
      * tells the server with the token the store held (a just-rotated one too: the server's signout
      * takes it). Completes with whether the server confirmed (false offline, or with nothing to
