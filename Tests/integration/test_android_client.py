@@ -4,6 +4,8 @@ process that can be killed and restarted, over one encrypted session file; the t
 server's faults, runs the steps, and checks what the server saw: request counts and the trail of
 refresh-token fingerprints (SHA-256 prefixes; tokens are never printed)."""
 import json
+import os
+import signal
 import subprocess
 import time
 import urllib.parse
@@ -22,7 +24,8 @@ OUT = ANDROID / "build-out"
 JSON_JAR = "/usr/share/java/com.android.json.jar"
 STEP_TIMEOUT = 180
 APP_LINK = "https://photos.example.com/apple-return"
-GRACE = 4  # the client's grace in the outage steps (--grace): its retry window is 1 s shorter
+BUDGET = 3000  # the client's retry budget in the outage steps (--budget, ms): one call gives up after it
+SHORT_GRACE = 3  # REFRESH_REUSE_GRACE_SECONDS of the phone's-life server: "after the grace" is quick
 
 
 @pytest.fixture(scope="module")
@@ -42,6 +45,19 @@ def server(moto, idp, tmp_path_factory):
         return {**moto.function_env(name), **idp.function_env(), "AWS_LAMBDA_LOG_LEVEL": "INFO", **extra}
 
     srv = FunctionURLServer(BUILD_DIR, env, tmp_path_factory.mktemp("android-serve-logs"), pool_size=3).start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="module")
+def short_server(moto, idp, tmp_path_factory):
+    """The functions with the grace shortened to SHORT_GRACE seconds: a phone's life (freezes, kills,
+    deep sleep) lasts ten graces in a few seconds of real time."""
+    def env(name):
+        return {**moto.function_env(name), **idp.function_env(), "AWS_LAMBDA_LOG_LEVEL": "INFO",
+                "REFRESH_REUSE_GRACE_SECONDS": str(SHORT_GRACE)}
+
+    srv = FunctionURLServer(BUILD_DIR, env, tmp_path_factory.mktemp("android-life-logs"), pool_size=2).start()
     yield srv
     srv.stop()
 
@@ -67,6 +83,25 @@ class Phone:
         done = subprocess.run(args, capture_output=True, text=True, timeout=STEP_TIMEOUT)
         assert done.returncode == expect_exit, f"{name}: exit {done.returncode}: {done.stdout[-800:]} {done.stderr[-2000:]}"
         return json.loads(done.stdout.strip().splitlines()[-1]) if expect_exit == 0 else {}
+
+    def start(self, name: str, *extra: str) -> subprocess.Popen:
+        """A step as a process the test freezes, kills or lets finish (finish(), kill(), stop())."""
+        urls = self.server.urls()
+        args = ["java", "-cp", self.classpath, "dev.signinbackend.client.integration.ClientScenarios", name,
+                "--signin", urls["auth-signin"], "--refresh", urls["auth-refresh"], "--link", urls["auth-link"],
+                "--store", str(self.store), *extra]
+        return subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+    @staticmethod
+    def finish(proc: subprocess.Popen) -> dict:
+        out, err = proc.communicate(timeout=STEP_TIMEOUT)
+        assert proc.returncode == 0, f"exit {proc.returncode}: {out[-800:]} {err[-2000:]}"
+        return json.loads(out.strip().splitlines()[-1])
+
+    @staticmethod
+    def kill(proc: subprocess.Popen) -> None:
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.communicate(timeout=STEP_TIMEOUT)
 
     def signed_in(self) -> dict:
         result = self.step("signin", "--token", self.idp.apple_token(f"001234.{uuid.uuid4().hex}.0001"))
@@ -120,35 +155,196 @@ def test_a_dropped_answer_is_retried_with_the_same_token_inside_the_grace(server
 def test_an_outage_or_throttling_keeps_the_session(server, phone, fault, status):
     phone.signed_in()
     server.inject(fault, times=1000)
-    result = phone.step("refresh", "--grace", str(GRACE * 1000))
+    result = phone.step("refresh", "--budget", str(BUDGET))
     assert result["kind"] == "UNAVAILABLE" and result["status"] == status, result
     assert result["recommendation"] == "RETRY_LATER" and result["storeExists"] and result["user"] == "some", result
-    assert server.count("auth-refresh", "refresh") > 1, "retried inside the grace"
+    assert server.count("auth-refresh", "refresh") > 1, "retried within the call's budget"
     assert not any(s.startswith("SIGNED_OUT(") and s != "SIGNED_OUT(NO_SESSION)" for s in result["states"]), result
     server.reset()
     assert phone.step("refresh")["refreshed"]  # the next launch: the session was kept, and works
     assert [t["status"] for t in refreshes(server)] == [200]
 
 
-def test_a_lost_answer_is_never_presented_after_the_window_even_by_a_restarted_process(server, phone):
-    phone.signed_in()
-    server.reset()
-    server.inject("drop", times=1000)  # every refresh reaches the function, which rotates; no answer is read
-    lost = phone.step("refresh", "--grace", str(GRACE * 1000))
+# -- a phone's life (contract v5): freezes, kills, deep sleep, other processes -------------------
+
+def check_v5(trail: list[dict]) -> None:
+    """Contract v5 as the server's trail shows it: nothing refused or revoked (no 401/403), and no
+    token presented after its successor was presented (the only presentation the server may take
+    as reuse)."""
+    successor: dict[str, str] = {}
+    done: set[str] = set()  # tokens whose successor has been presented
+    for t in trail:
+        p = t["presented"]
+        if p is None:
+            continue
+        assert p not in done, f"{p} presented after its successor was\n{trail_text(trail)}"
+        done.update(old for old, new in successor.items() if new == p)
+        if t["action"] == "refresh" and t["status"] == 200 and t["issued"]:
+            successor[p] = t["issued"]
+    refused = [t for t in trail if t["status"] in (401, 403)]
+    assert refused == [], f"refused or revoked:\n{trail_text(trail)}"
+
+
+def wait_for(path: str, proc: subprocess.Popen) -> None:
+    for _ in range(1200):  # bounded: a step that never gets there fails the test
+        if os.path.exists(path):
+            return
+        assert proc.poll() is None, f"the step ended early: {proc.communicate()}"
+        time.sleep(0.05)
+    raise AssertionError(f"{path} never appeared")
+
+
+def stop(*procs: subprocess.Popen) -> None:
+    """Stops, by pid, every step process a test started that is still there (frozen ones too)."""
+    for proc in procs:
+        if proc.poll() is None:
+            os.kill(proc.pid, signal.SIGCONT)
+            os.kill(proc.pid, signal.SIGKILL)
+            proc.communicate(timeout=STEP_TIMEOUT)
+
+
+def never_signed_out(result: dict) -> bool:
+    return not any(s.startswith("SIGNED_OUT(") and s != "SIGNED_OUT(NO_SESSION)" for s in result["states"])
+
+
+@pytest.fixture
+def life(short_server, idp, classpath, tmp_path):
+    short_server.reset()
+    return Phone(short_server, idp, classpath, tmp_path)
+
+
+def test_an_app_frozen_mid_refresh_for_ten_graces_resumes_signed_in(short_server, life, tmp_path):
+    life.signed_in()
+    short_server.reset()
+    short_server.inject("drop", times=1)  # the function rotates and answers; the frozen app never reads it
+    hold = str(tmp_path / "hold")
+    app = life.start("refresh-twice", "--hold", hold)
+    try:
+        wait_for(hold + ".held", app)
+        os.kill(app.pid, signal.SIGSTOP)
+        time.sleep(10 * SHORT_GRACE)
+        os.kill(app.pid, signal.SIGCONT)
+        open(hold + ".go", "w").close()
+        result = life.finish(app)
+    finally:
+        stop(app)
+    assert result["second"] == "ok" and result["sessions"] == 1, result
+    assert result["storeExists"] and result["user"] == "some" and never_signed_out(result), result
+    trail = short_server.trail
+    assert trail[0]["status"] == 200 and not trail[0]["delivered"], trail_text(trail)
+    assert refreshes(short_server)[-1]["presented"] == trail[0]["presented"], "the same token, ten graces later"
+    check_v5(trail)
+    print("\nandroid frozen-mid-refresh trail:\n" + trail_text(trail))
+
+
+def test_a_process_killed_mid_refresh_after_the_server_committed_relaunches_signed_in(short_server, life, tmp_path):
+    life.signed_in()
+    short_server.reset()
+    hold = str(tmp_path / "hold")
+    app = life.start("refresh", "--hold", hold)  # no fault: the server commits and answers
+    try:
+        wait_for(hold + ".held", app)
+        Phone.kill(app)  # swiped from Recents before it stored the answer
+    finally:
+        stop(app)
+    (killed,) = refreshes(short_server)
+    assert killed["status"] == 200 and killed["issued"], trail_text(short_server.trail)
+    time.sleep(2 * SHORT_GRACE)  # relaunched later than the grace
+    relaunch = life.step("refresh")
+    assert relaunch["refreshed"] and never_signed_out(relaunch), relaunch
+    assert life.step("list")["sessions"] == 1
+    assert refreshes(short_server)[1]["presented"] == killed["presented"], "the stored token, marked in flight"
+    check_v5(short_server.trail)
+    print("\nandroid killed-mid-refresh trail:\n" + trail_text(short_server.trail))
+
+
+def test_a_deep_sleep_with_the_wall_clock_an_hour_on_keeps_the_session(short_server, life, tmp_path):
+    life.signed_in()
+    short_server.reset()
+    short_server.inject("drop", times=1000)  # every attempt of the first call rotates; no answer is read
+    pause = str(tmp_path / "sleep")
+    app = life.start("deep-sleep", "--deep-sleep", "1", "--pause", pause, "--delays", "100")
+    try:
+        wait_for(pause + ".held", app)
+        short_server.clear_faults()
+        time.sleep(2 * SHORT_GRACE)  # the server's grace passes for real; the library's monotonic clock stands still
+        open(pause + ".go", "w").close()
+        result = life.finish(app)
+    finally:
+        stop(app)
+    assert result["first"] == "CONNECTION_LOST" and result["second"] == "ok" and result["sessions"] == 1, result
+    assert result["storeExists"] and never_signed_out(result), result
+    lost = [t for t in refreshes(short_server) if not t["delivered"]]
+    assert lost and {t["presented"] for t in lost} == {refreshes(short_server)[-1]["presented"]}
+    check_v5(short_server.trail)
+    print("\nandroid deep-sleep trail:\n" + trail_text(short_server.trail))
+
+
+def test_a_read_only_process_reading_the_store_while_the_apps_refresh_is_in_flight(short_server, life, tmp_path):
+    life.signed_in()
+    short_server.reset()
+    hold = str(tmp_path / "hold")
+    app = life.start("refresh", "--hold", hold)
+    try:
+        wait_for(hold + ".held", app)  # the server committed; the app has not read the answer
+        peek = life.step("peek", "--policy", "READ_ONLY")
+        assert peek["marked"] and peek["user"] == "some" and peek["keyId"] and never_signed_out(peek), peek
+        Phone.kill(app)  # and then the app is killed before it reads it
+    finally:
+        stop(app)
+    time.sleep(2 * SHORT_GRACE)
+    widget = life.step("list", "--policy", "READ_ONLY")
+    assert widget["kind"] == "REFRESH_NOT_ALLOWED" and widget["storeExists"] and widget["user"] == "some", widget
+    assert short_server.count("auth-refresh", "list") == 0, "a read-only process presents no marked token"
+    assert life.step("refresh")["refreshed"]  # the app's next launch settles it
+    assert life.step("list", "--policy", "READ_ONLY")["sessions"] == 1
+    check_v5(short_server.trail)
+    print("\nandroid read-only-during-refresh trail:\n" + trail_text(short_server.trail))
+
+
+def test_two_refreshing_processes_over_one_store(short_server, life, tmp_path):
+    life.signed_in()
+    short_server.reset()
+    pause, hold = str(tmp_path / "worker"), str(tmp_path / "hold")
+    worker = life.start("worker", "--pause", pause)  # the app's second process (a :sync process), loaded
+    app = None
+    try:
+        wait_for(pause + ".held", worker)
+        app = life.start("refresh", "--hold", hold)
+        wait_for(hold + ".held", app)
+        Phone.kill(app)  # the main process dies in the middle of its refresh
+        time.sleep(2 * SHORT_GRACE)
+        open(pause + ".go", "w").close()
+        work = life.finish(worker)
+    finally:
+        stop(*(p for p in (worker, app) if p is not None))
+    assert work["sessions"] == 1 and work["refresh"] == "ok" and never_signed_out(work), work
+    relaunch = life.step("refresh")
+    assert relaunch["refreshed"] and never_signed_out(relaunch), relaunch
+    assert life.step("list")["sessions"] == 1
+    trail = refreshes(short_server)
+    assert trail[1]["presented"] == trail[0]["presented"], "the worker settled the killed refresh's token"
+    check_v5(short_server.trail)
+    print("\nandroid two-processes trail:\n" + trail_text(short_server.trail))
+
+
+def test_a_lost_answer_is_presented_again_however_late_even_by_a_restarted_process(short_server, life):
+    life.signed_in()
+    short_server.reset()
+    short_server.inject("drop", times=1000)  # every refresh reaches the function, which rotates; no answer is read
+    lost = life.step("refresh", "--budget", "1500")
     assert lost["kind"] == "CONNECTION_LOST" and lost["recommendation"] == "RETRY_LATER", lost
     assert lost["storeExists"] and lost["user"] == "some" and lost["states"] == ["SIGNED_IN"], lost
-    server.clear_faults()
-    seen = len(server.trail)
-    assert seen >= 2 and all(not t["delivered"] and t["status"] == 200 for t in server.trail), show(server.trail)
-    time.sleep(GRACE + 1)  # past the client's window (its grace minus 1 s) and its grace
-    relaunch = phone.step("refresh", "--grace", str(GRACE * 1000))  # a new process: only the stored mark tells it
-    assert relaunch["kind"] == "NOT_SIGNED_IN" and relaunch["recommendation"] == "SIGN_IN_AGAIN", relaunch
-    assert not relaunch["storeExists"] and relaunch["states"] == ["SIGNED_IN", "SIGNED_OUT(SESSION_ENDED)"], relaunch
-    assert phone.step("list", "--grace", str(GRACE * 1000))["kind"] == "NOT_SIGNED_IN"
-    assert len(server.trail) == seen, "presented again after the window:\n" + trail_text(server.trail)
-    assert {t["presented"] for t in server.trail} == {server.trail[0]["presented"]}  # one token, never a lost one
-    token_trail.check_rules(server.trail, GRACE)  # nothing after the grace, nothing refused or revoked
-    print("\nandroid lost-past-the-window trail:\n" + trail_text(server.trail))
+    short_server.clear_faults()
+    seen = len(short_server.trail)
+    assert seen >= 2 and all(not t["delivered"] and t["status"] == 200 for t in short_server.trail)
+    time.sleep(2 * SHORT_GRACE)  # past the grace: v4 ended the session here
+    relaunch = life.step("refresh")  # a new process: only the stored mark tells it
+    assert relaunch["refreshed"] and relaunch["storeExists"] and never_signed_out(relaunch), relaunch
+    assert life.step("list")["sessions"] == 1
+    assert short_server.trail[seen]["presented"] == short_server.trail[0]["presented"], "the same token"
+    check_v5(short_server.trail)
+    print("\nandroid lost-answer-however-late trail:\n" + trail_text(short_server.trail))
 
 
 def test_session_invalid_after_a_sign_out_elsewhere_signs_out_and_clears_the_store(server, phone):

@@ -74,6 +74,9 @@ public final class AppleAuthorizationRequest {
     /** The request {@link #toJson()} wrote. */
     public static AppleAuthorizationRequest fromJson(String json) throws SignInException {
         WireReader r = new WireReader(WireReader.parseObject(json, "appleRequest"), "", "appleRequest");
+        if (r.string("rawNonce").length() < 32) {
+            throw SignInException.malformed("appleRequest", "rawNonce", "too short: not a request this library made");
+        }
         return new AppleAuthorizationRequest(r.string("servicesId"), r.string("returnUrl"), r.string("state"),
                 r.string("rawNonce"), r.bool("askForNameAndEmail"));
     }

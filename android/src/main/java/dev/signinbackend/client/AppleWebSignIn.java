@@ -1,6 +1,8 @@
 package dev.signinbackend.client;
 
 import java.io.UnsupportedEncodingException;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.net.URLDecoder;
 import java.util.HashMap;
 import java.util.Map;
@@ -15,7 +17,7 @@ import java.util.Map;
  * // keep request.toJson(); open request.authorizationUrl in a Custom Tab
  * // ... the App Link arrives in onNewIntent(intent):
  * AppleWebReturn apple = AppleWebSignIn.readReturn(request, intent.getDataString());
- * session.signIn(Provider.APPLE, apple.idToken, SignInIntent.AUTO, request.rawNonce, apple.fullName);
+ * session.signInWithApple(request, apple);  // presents the request's nonce and Apple's name
  * }</pre>
  */
 public final class AppleWebSignIn {
@@ -31,17 +33,47 @@ public final class AppleWebSignIn {
 
     public static AppleAuthorizationRequest authorizationRequest(String servicesId, String returnUrl,
             boolean askForNameAndEmail) {
-        if (!returnUrl.startsWith("https://") && !returnUrl.startsWith("http://127.0.0.1")) {
-            throw new IllegalArgumentException("Apple's return URL must be https");
+        if (!isAcceptableReturnUrl(returnUrl)) {
+            throw new IllegalArgumentException("Apple's return URL must be https (http only to 127.0.0.1 exactly)");
         }
         return new AppleAuthorizationRequest(servicesId, returnUrl, Bytes.base64Url(Bytes.random(24)),
                 Bytes.base64Url(Bytes.random(32)), askForNameAndEmail);
     }
 
     /**
+     * https with a host, or (tests against scripts/serve) http to the loopback host 127.0.0.1
+     * exactly, with a port or a path only: parsed, never a prefix ({@code http://127.0.0.1.evil.com}
+     * starts like the loopback address).
+     */
+    static boolean isAcceptableReturnUrl(String returnUrl) {
+        if (returnUrl == null) {
+            return false;
+        }
+        URI uri;
+        try {
+            uri = new URI(returnUrl);
+        } catch (URISyntaxException e) {
+            return false;
+        }
+        if (uri.isOpaque() || uri.getRawUserInfo() != null || uri.getHost() == null) {
+            return false;
+        }
+        if ("https".equals(uri.getScheme())) {
+            return true;
+        }
+        return "http".equals(uri.getScheme()) && "127.0.0.1".equals(uri.getHost()) && uri.getRawQuery() == null
+                && uri.getRawFragment() == null;
+    }
+
+    /**
      * Reads the app target the return URL redirected to (the App Link with the fields in its
      * fragment, or the data URI of an intent URL with them in its query) and checks its
      * {@code state} against {@code request}'s.
+     *
+     * <p>Idempotent: reading the same return again (Android redelivers the App Link's intent when
+     * the activity is re-created, e.g. after a rotation) gives the same result; with no request
+     * (already consumed and forgotten, or never kept) it is a {@link SignInException}
+     * ({@code fieldPath()} {@code request}), never a crash.
      *
      * @throws SignInException {@link FailureKind#MALFORMED_ANSWER} naming the field when the state
      *     does not match (a forged or stale return: ignore it), when Apple reported an error
@@ -50,6 +82,13 @@ public final class AppleWebSignIn {
      */
     public static AppleWebReturn readReturn(AppleAuthorizationRequest request, String returnUri)
             throws SignInException {
+        if (request == null) {
+            throw SignInException.malformed("appleReturn", "request",
+                    "no Apple sign-in is in progress (already consumed, or its request was not kept)");
+        }
+        if (returnUri == null) {
+            throw SignInException.malformed("appleReturn", "", "missing");
+        }
         Map<String, String> fields = fields(returnUri);
         if (!Bytes.constantTimeEquals(fields.get("state"), request.state)) {
             throw SignInException.malformed("appleReturn", "state", "does not match this sign-in's");

@@ -74,8 +74,9 @@ final class Delivery {
      * dropped if the session changed meanwhile, and the session ended on a definitive answer about
      * the token it presented (still under the lock: the store cannot change between the check that
      * it still holds that token and its removal). A token whose refresh answer was never read is
-     * settled first (the server takes only the current token for these calls): refreshed inside its
-     * window, the session ended past it; a read-only process leaves that to the main process.
+     * settled first (the server takes only the current token for these calls), however late; a
+     * read-only process leaves that to the main process. SESSION_INVALID is confirmed by one
+     * refresh before it ends anything (a process that refreshes only), and the call retried once.
      */
     <T> CompletableFuture<T> withToken(SessionCore core, SignInFunction function, String action,
             RequestFor request, AnswerFor<T> answer) {
@@ -105,10 +106,21 @@ final class Delivery {
                             try {
                                 envelope = calls.call(function, action, request.request(presented.refreshToken));
                             } catch (SignInException e) {
-                                if (e.endsSession()) {
-                                    core.endIfStillHeld(asked, presented.refreshToken, SignOutReason.of(e.code()));
+                                if (!confirmsFirst(e)) {
+                                    endOnDefinitive(core, asked, presented, e);
+                                    throw e;
                                 }
-                                throw e;
+                                // SESSION_INVALID to another action: this process may only have been
+                                // behind (a token whose refresh it never heard of). One refresh tells;
+                                // it ends the session itself if the server refuses it too.
+                                core.checkGeneration(asked, action);
+                                presented = refresher.refresh(presented, asked);
+                                try {
+                                    envelope = calls.call(function, action, request.request(presented.refreshToken));
+                                } catch (SignInException again) {
+                                    endOnDefinitive(core, asked, presented, again);
+                                    throw again;
+                                }
                             }
                             core.checkGeneration(asked, action);
                             complete(out, answer.read(asked, presented, envelope.data));
@@ -127,6 +139,18 @@ final class Delivery {
             });
         });
         return out;
+    }
+
+    /** Whether a failure is SESSION_INVALID that this process confirms with one refresh before ending the session. */
+    private boolean confirmsFirst(SignInException e) {
+        return config.refreshPolicy == RefreshPolicy.REFRESHES && e.endsSession()
+                && ErrorCode.SESSION_INVALID.equals(e.code());
+    }
+
+    private static void endOnDefinitive(SessionCore core, long asked, StoredSession presented, SignInException e) {
+        if (e.endsSession()) {
+            core.endIfStillHeld(asked, presented.refreshToken, SignOutReason.of(e.code()));
+        }
     }
 
     /** {@code s}, or its settled successor when a refresh of its token went unanswered. */

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
+import java.security.ProviderException;
 import java.util.Arrays;
 import javax.crypto.AEADBadTagException;
 import javax.crypto.Cipher;
@@ -22,7 +23,10 @@ import javax.crypto.spec.GCMParameterSpec;
  * {@code AndroidSessionStores}): the session never travels to another device in a backup, and the
  * keystore's key would not travel with it anyway. A file that fails authentication (tampered,
  * truncated, written under another key) is unreadable: {@link #load()} throws, and the session
- * treats that as "unknown", never as "signed out".
+ * treats that as "unknown", never as "signed out". A file whose key is gone for good (the key
+ * provider has none, or says so: {@link KeyProvider#isPermanentLoss}) is
+ * {@link SessionStoreException#keyLost}: the session removes it and signs out
+ * ({@link SignOutReason#KEY_LOST}) instead of reporting "unknown" at every launch forever.
  *
  * <p>Layout: {@code "SIS1"}, one byte IV length (12), the IV, then ciphertext and 16-byte tag.
  */
@@ -58,7 +62,8 @@ public final class EncryptedFileSessionStore implements SessionStore {
         try {
             sealed = FileSteps.readIfExists(file, MAX_FILE_BYTES);
         } catch (IOException e) {
-            throw new SessionStoreException("the session file cannot be read (" + e.getClass().getSimpleName() + ")");
+            throw new SessionStoreException("the session file cannot be read (" + e.getClass().getSimpleName() + ")",
+                    RedactedCause.of(e));
         }
         if (sealed == null) {
             return null;
@@ -71,17 +76,40 @@ public final class EncryptedFileSessionStore implements SessionStore {
         int start = MAGIC.length + 1 + IV_BYTES;
         try {
             Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
-            cipher.init(Cipher.DECRYPT_MODE, key(), new GCMParameterSpec(TAG_BITS, iv));
+            cipher.init(Cipher.DECRYPT_MODE, existingKey(), new GCMParameterSpec(TAG_BITS, iv));
             cipher.updateAAD(associatedData);
             byte[] plain = cipher.doFinal(sealed, start, sealed.length - start);
             lastIv = iv;
             return plain;
         } catch (AEADBadTagException e) {
-            throw new SessionStoreException("the session file failed authentication (tampered, or sealed with another key)");
+            throw new SessionStoreException("the session file failed authentication (tampered, or sealed with another key)",
+                    RedactedCause.of(e));
         } catch (GeneralSecurityException e) {
-            key = null;  // fetched again next time (a keystore key can be invalidated under us)
-            throw new SessionStoreException("the session file cannot be decrypted (" + e.getClass().getSimpleName() + ")");
+            throw failure("the session file cannot be decrypted", e);
+        } catch (ProviderException e) {
+            key = null;  // a keystore error for now (busy, locked): fetched again next time
+            throw new SessionStoreException("the keystore failed (" + e.getClass().getSimpleName() + ")",
+                    RedactedCause.of(e));
         }
+    }
+
+    /**
+     * A key failure as the store reports it: permanent ({@link SessionStoreException#keyLost}, the
+     * key deleted so the next sign-in makes a new one) when the provider says the key is gone for
+     * good; otherwise "unreadable for now", the key fetched again next time.
+     */
+    private SessionStoreException failure(String what, GeneralSecurityException e) {
+        key = null;
+        if (!keys.isPermanentLoss(e)) {
+            return new SessionStoreException(what + " (" + e.getClass().getSimpleName() + ")", RedactedCause.of(e));
+        }
+        try {
+            keys.discard();
+        } catch (GeneralSecurityException | IOException | ProviderException ignored) {
+            // The next sign-in's key() meets it again and reports it.
+        }
+        return SessionStoreException.keyLost(what + ": its key is gone for good (" + e.getClass().getSimpleName() + ")",
+                RedactedCause.of(e));
     }
 
     @Override
@@ -110,9 +138,15 @@ public final class EncryptedFileSessionStore implements SessionStore {
             lastIv = iv;
         } catch (GeneralSecurityException e) {
             key = null;
-            throw new SessionStoreException("the session could not be sealed (" + e.getClass().getSimpleName() + ")");
+            throw new SessionStoreException("the session could not be sealed (" + e.getClass().getSimpleName() + ")",
+                    RedactedCause.of(e));
+        } catch (ProviderException e) {
+            key = null;
+            throw new SessionStoreException("the keystore failed (" + e.getClass().getSimpleName() + ")",
+                    RedactedCause.of(e));
         } catch (IOException e) {
-            throw new SessionStoreException("the session could not be saved (" + e.getClass().getSimpleName() + ")");
+            throw new SessionStoreException("the session could not be saved (" + e.getClass().getSimpleName() + ")",
+                    RedactedCause.of(e));
         }
     }
 
@@ -121,7 +155,7 @@ public final class EncryptedFileSessionStore implements SessionStore {
         try {
             FileSteps.delete(file);
         } catch (IOException e) {
-            throw new SessionStoreException("the session file could not be removed");
+            throw new SessionStoreException("the session file could not be removed", RedactedCause.of(e));
         }
     }
 
@@ -130,7 +164,8 @@ public final class EncryptedFileSessionStore implements SessionStore {
         try {
             return FileSteps.lock(file);
         } catch (IOException e) {
-            throw new SessionStoreException("the session file could not be locked (" + e.getClass().getSimpleName() + ")");
+            throw new SessionStoreException("the session file could not be locked (" + e.getClass().getSimpleName() + ")",
+                    RedactedCause.of(e));
         }
     }
 
@@ -146,7 +181,31 @@ public final class EncryptedFileSessionStore implements SessionStore {
             key = keys.secretKey();
             return key;
         } catch (GeneralSecurityException | IOException e) {
-            throw new SessionStoreException("the session key is unavailable (" + e.getClass().getSimpleName() + ")");
+            throw new SessionStoreException("the session key is unavailable (" + e.getClass().getSimpleName() + ")",
+                    RedactedCause.of(e));
         }
+    }
+
+    /**
+     * The key a file present on disk was sealed with. Never a new one: a key that is gone
+     * (provider answers null) means the file can never be read again, which is told apart from a
+     * tampered file (a new key would fail its authentication) and from a keystore busy for now.
+     */
+    private SecretKey existingKey() throws SessionStoreException, GeneralSecurityException {
+        if (key != null) {
+            return key;
+        }
+        SecretKey found;
+        try {
+            found = keys.existingKey();
+        } catch (IOException e) {
+            throw new SessionStoreException("the session key is unavailable (" + e.getClass().getSimpleName() + ")",
+                    RedactedCause.of(e));
+        }
+        if (found == null) {
+            throw SessionStoreException.keyLost("the session file's key is gone from the keystore", null);
+        }
+        key = found;
+        return found;
     }
 }

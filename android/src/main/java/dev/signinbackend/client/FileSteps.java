@@ -21,17 +21,41 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@link FileLock} on a sibling file).
  */
 final class FileSteps {
+    /** Makes a folder's entries durable after a rename (an fsync of the folder itself). */
+    interface FolderSync {
+        void sync(File folder) throws IOException;
+    }
+
     private static final Map<String, Holder> HOLDERS = new HashMap<>();
+    private static final boolean ON_ANDROID = String.valueOf(System.getProperty("java.vendor")).contains("Android");
+
+    /**
+     * Called with the folder after every rename. On Android an {@code fsync} of the folder through
+     * {@code android.system.Os} ({@code java.nio.file} arrived only with API 26); on a JVM (tests,
+     * tools) nothing. Tests replace it to watch the order of the steps.
+     */
+    static volatile FolderSync folderSync = folder -> {
+        if (ON_ANDROID) {
+            AndroidFolderSync.fsync(folder);
+        }
+    };
 
     private FileSteps() {}
 
-    /** The file's bytes, or null when it does not exist. */
+    /**
+     * The file's bytes, or null when it certainly does not exist: its folder can be searched and
+     * holds no such entry. A file that cannot be opened, or a folder that cannot be searched, is an
+     * IOException, never "absent" (absent would end the session and delete the store).
+     */
     static byte[] readIfExists(File file, int maxBytes) throws IOException {
         InputStream in;
         try {
             in = new FileInputStream(file);
         } catch (FileNotFoundException e) {
-            if (!file.exists()) {
+            File folder = file.getAbsoluteFile().getParentFile();
+            boolean folderAbsent = folder != null && !folder.exists();
+            boolean searchable = folder == null || folder.isDirectory() && folder.canExecute();
+            if (folderAbsent || searchable && !file.exists()) {
                 return null;
             }
             throw e;
@@ -50,13 +74,20 @@ final class FileSteps {
         }
     }
 
-    /** Replaces {@code file}'s content with {@code data}: readers see the old bytes or the new ones. */
+    /**
+     * Replaces {@code file}'s content with {@code data}: readers see the old bytes or the new ones,
+     * and after a crash or power loss the old or the new (the folder is synced after the rename).
+     * The folder's permissions are set once, when this creates it: changing them at every write
+     * left a moment in which another process could not search the folder and read "no session".
+     */
     static void writeAtomically(File file, byte[] data) throws IOException {
         File folder = file.getAbsoluteFile().getParentFile();
-        if (!folder.isDirectory() && !folder.mkdirs() && !folder.isDirectory()) {
-            throw new IOException("cannot create the folder");
+        if (!folder.isDirectory()) {
+            if (!folder.mkdirs() && !folder.isDirectory()) {
+                throw new IOException("cannot create the folder");
+            }
+            ownerOnly(folder);
         }
-        ownerOnly(folder);
         File temporary = File.createTempFile("." + file.getName() + ".", ".tmp", folder);
         boolean renamed = false;
         try {
@@ -70,6 +101,7 @@ final class FileSteps {
                 throw new IOException("rename failed");
             }
             renamed = true;
+            folderSync.sync(folder);
         } finally {
             if (!renamed && !temporary.delete() && temporary.exists()) {
                 temporary.deleteOnExit();
@@ -77,7 +109,7 @@ final class FileSteps {
         }
     }
 
-    /** Readable and writable by this user (this app) only. */
+    /** Readable and writable by this user (this app) only; for a file or folder no one else uses yet. */
     static void ownerOnly(File file) {
         boolean directory = file.isDirectory();
         file.setReadable(false, false);

@@ -52,10 +52,24 @@ final class RefreshJob implements SerialLane.Job {
                 }
                 return s;  // used until they expire; the main process renews them
             }
-            return refresher.refresh(s, flight.generation);
+            boolean onlySettling = !flight.force && !core.needsRefresh(s);
+            try {
+                return refresher.refresh(s, flight.generation);
+            } catch (SignInException e) {
+                if (onlySettling && keepsSession(e)) {
+                    return s;  // settling a marked token can wait: the credentials held are still good
+                }
+                throw e;
+            }
         } finally {
             held.close();
         }
+    }
+
+    /** A failure after which the session still holds these credentials (nothing ended or changed it). */
+    private static boolean keepsSession(SignInException e) {
+        return !e.endsSession() && e.kind() != FailureKind.SESSION_CHANGED && e.kind() != FailureKind.NOT_SIGNED_IN
+                && e.kind() != FailureKind.CANCELLED;
     }
 
     @Override

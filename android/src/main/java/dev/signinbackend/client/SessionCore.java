@@ -18,6 +18,8 @@ final class SessionCore {
     private StoredSession session;
     private Load load = Load.NOT_LOADED;
     private String unreadableDetail;
+    /** Why there is no session, as {@link #currentState()} reports it (KEY_LOST after a lost key, until a sign-in). */
+    private SignOutReason absentReason = SignOutReason.NO_SESSION;
     private long generation;
     /** Grows at every sign-out and committed sign-in: a sign-in that started before is dropped. */
     private long userChoice;
@@ -26,9 +28,8 @@ final class SessionCore {
     private SerialLane lane;
     private RefreshFlight flight;
     private String currentSessionId;
-    /** This process's own mark of {@code markedToken}: its monotonic start (the stored one is the wall clock's). */
-    private String markedToken;
-    private long markedMonotonicMillis;
+    /** Set by {@link #beginSignOut()}: this process owed the store a newer state than it holds. */
+    private boolean signingOutFromMemory;
 
     SessionCore(SignInConfiguration config, AuthStateHub hub) {
         this.config = config;
@@ -53,6 +54,10 @@ final class SessionCore {
             byte[] data = config.store.load();
             found = data == null ? null : StoredSession.decode(data);
         } catch (SessionStoreException e) {
+            if (e.isKeyLost()) {
+                keyLost();
+                return;
+            }
             load = Load.UNREADABLE;
             unreadableDetail = e.getMessage();
             throw SignInException.of(FailureKind.STORE_UNREADABLE, "load", e.getMessage());
@@ -71,7 +76,19 @@ final class SessionCore {
         } catch (SignInException e) {
             return AuthState.unknown(unreadableDetail);
         }
-        return session != null ? AuthState.signedIn(session.user) : AuthState.signedOut(SignOutReason.NO_SESSION);
+        return session != null ? AuthState.signedIn(session.user) : AuthState.signedOut(absentReason);
+    }
+
+    /**
+     * The store holds a session that can never be read again (its key is gone for good): it is
+     * removed and the session ends, SIGNED_OUT(KEY_LOST), once; then "no session" like any other.
+     */
+    private void keyLost() {
+        boolean wasKnown = load != Load.ABSENT || session != null;
+        end(SignOutReason.KEY_LOST);
+        if (wasKnown) {
+            absentReason = SignOutReason.KEY_LOST;  // what a listener added now hears
+        }
     }
 
     /** The loaded session, or NOT_SIGNED_IN; retries an owed store write first. */
@@ -159,74 +176,61 @@ final class SessionCore {
         return s.credentials.expirationMillis <= s.serverNow(config.clock.wallMillis());
     }
 
-    // -- a refresh whose answer was not read -----------------------------------------------------
+    // -- a refresh that may have rotated the token without our reading the answer ---------------
 
-    /**
-     * How long ago the first attempt that may have rotated {@code s}'s token without our reading
-     * the answer started, or -1 when none did. This process's own mark is timed on the monotonic
-     * clock; a mark read from the store (a restart, another process) on the wall clock, where a
-     * clock gone back says nothing about the time passed: then it counts as past the window.
-     */
-    synchronized long millisSinceUnanswered(StoredSession s) {
-        if (!s.isUnanswered()) {
-            return -1;
-        }
-        if (s.refreshToken.equals(markedToken)) {
-            return config.clock.monotonicMillis() - markedMonotonicMillis;
-        }
-        long elapsed = config.clock.wallMillis() - s.unansweredSinceMillis;
-        return elapsed >= 0 ? elapsed : Long.MAX_VALUE;
-    }
-
-    /** {@link #millisSinceUnanswered(StoredSession)} of the session held now (-1 when none). */
     /** {@code serverTimeMillis} on this device's clock, by the offset measured at the last answer (none: unchanged). */
     synchronized long deviceTime(long serverTimeMillis) {
         return session == null ? serverTimeMillis : serverTimeMillis - session.serverOffsetMillis;
     }
 
-    synchronized long millisSinceUnanswered() {
-        return session == null ? -1 : millisSinceUnanswered(session);
-    }
-
-    /** Whether {@code s}'s token is marked and its retry window has passed: it is never presented again. */
-    boolean isPastItsWindow(StoredSession s) {
-        return millisSinceUnanswered(s) >= config.refreshRetryWindowMillis();
-    }
-
-    /** A marked token still inside its window: settle it now (the same token, a new answer), not at expiry. */
+    /**
+     * A marked token (a refresh of it may have rotated it unread) is settled at the next call that
+     * needs credentials: the same token, a new answer (contract v5: the server takes it for as long
+     * as its successor was never presented, however late). Only a process that refreshes settles.
+     */
     boolean isUnsettled(StoredSession s) {
-        long since = millisSinceUnanswered(s);
-        return config.refreshPolicy == RefreshPolicy.REFRESHES && since >= 0 && since < config.refreshRetryWindowMillis();
+        return config.refreshPolicy == RefreshPolicy.REFRESHES && s.isUnanswered();
     }
 
     /**
-     * Records (and stores, so a restart and the other processes know) that an attempt started at
-     * these times may have rotated {@code token} without our reading the answer; the first counts.
+     * Writes the durable "in flight" mark before a refresh leaves: if this process dies while the
+     * request is out (swiped from Recents, a low-memory kill), the next launch and the other
+     * processes know the token may have rotated. A mark that cannot be written sends nothing
+     * (STORE_UNREADABLE). Returns the session to present.
      */
-    synchronized void markUnanswered(long asked, String token, long wallMillis, long monotonicMillis) {
-        if (asked != generation || session == null || !session.refreshToken.equals(token) || session.isUnanswered()) {
+    synchronized StoredSession markInFlight(long asked) throws SignInException {
+        StoredSession s = requirePresentable(asked, "refresh");
+        if (s.isUnanswered() && !writer.owes()) {
+            return s;  // already on disk
+        }
+        StoredSession marked = s.isUnanswered() ? s : s.withUnansweredSince(config.clock.wallMillis());
+        if (!writer.writeNow(marked)) {
+            throw SignInException.of(FailureKind.STORE_UNREADABLE, "refresh",
+                    "the in-flight mark could not be stored, so nothing was sent");
+        }
+        session = marked;
+        return marked;
+    }
+
+    /**
+     * Takes the mark off again after a call none of whose attempts can have reached the function
+     * (OFFLINE, 429, 503...): nothing rotated. Best effort: a mark left behind costs one settling refresh.
+     */
+    synchronized void clearMark(long asked, String token) {
+        if (asked != generation || session == null || !session.refreshToken.equals(token) || !session.isUnanswered()) {
             return;
         }
-        session = session.withUnansweredSince(wallMillis);
-        markedToken = token;
-        markedMonotonicMillis = monotonicMillis;
-        persist(session);
+        StoredSession cleared = session.withUnansweredSince(StoredSession.NOT_UNANSWERED);
+        if (writer.writeNow(cleared)) {
+            session = cleared;
+        }
     }
 
-    /**
-     * Throws unless the session's token may be presented now. Past its window the session ends
-     * here, unpresented (SIGNED_OUT(SESSION_ENDED), NOT_SIGNED_IN): presenting it could be reuse,
-     * which revokes the session on every device and raises the operators' alarm. Returns the session.
-     */
+    /** The session to present, unless the session changed or ended since {@code asked}. */
     synchronized StoredSession requirePresentable(long asked, String action) throws SignInException {
         checkGeneration(asked, action);
         if (session == null) {
             throw SignInException.of(FailureKind.NOT_SIGNED_IN, action, "sign in first");
-        }
-        if (isPastItsWindow(session)) {
-            end(SignOutReason.SESSION_ENDED);
-            throw SignInException.of(FailureKind.NOT_SIGNED_IN, action,
-                    "a refresh answer was lost and its retry window has passed: sign in again");
         }
         return session;
     }
@@ -255,6 +259,10 @@ final class SessionCore {
             }
             stored = StoredSession.decode(data);
         } catch (SessionStoreException e) {
+            if (e.isKeyLost()) {
+                keyLost();
+                throw SignInException.of(FailureKind.NOT_SIGNED_IN, action, "the session's key is gone: sign in again");
+            }
             if (config.refreshPolicy == RefreshPolicy.READ_ONLY) {
                 // It presents only the token the store holds now; its own copy may be rotated out.
                 throw SignInException.of(FailureKind.STORE_UNREADABLE, action, e.getMessage());
@@ -291,10 +299,18 @@ final class SessionCore {
 
     // -- changes ---------------------------------------------------------------------------------
 
-    /** A refresh's answer: dropped when the session changed meanwhile; else stored, then published. */
+    /**
+     * A refresh's answer: dropped when the session changed meanwhile; else stored, then published.
+     * The rotated token is on disk before anything presents it: a store that cannot be written keeps
+     * the old, marked token (the server still takes it: its successor is never presented) and the
+     * call fails with STORE_UNREADABLE, never a token in memory only that a kill would lose.
+     */
     synchronized StoredSession commitRefresh(long asked, StoredSession next) throws SignInException {
         checkGeneration(asked, "refresh");
-        persist(next);  // before anyone sees it; a failed write keeps `next` in memory and retries
+        if (!writer.writeNow(next)) {
+            throw SignInException.of(FailureKind.STORE_UNREADABLE, "refresh",
+                    "the refreshed session could not be stored; the old token is kept and the next call retries");
+        }
         session = next;
         load = Load.LOADED;
         hub.publish(AuthState.refreshed(next.user));
@@ -310,6 +326,7 @@ final class SessionCore {
     }
 
     private void begin(StoredSession next, boolean write) {
+        absentReason = SignOutReason.NO_SESSION;
         generation++;
         userChoice++;
         flight = null;
@@ -333,6 +350,12 @@ final class SessionCore {
 
     /** Ends the session here: a new generation, nothing stored, then SIGNED_OUT(reason). Returns the token it held. */
     synchronized String end(SignOutReason reason) {
+        String token = endInMemory(reason);
+        persist(null);
+        return token;
+    }
+
+    private String endInMemory(SignOutReason reason) {
         String token = session == null ? null : session.refreshToken;
         generation++;
         if (reason == SignOutReason.USER_SIGNED_OUT) {
@@ -343,21 +366,34 @@ final class SessionCore {
         currentSessionId = null;
         session = null;
         load = Load.ABSENT;
-        persist(null);
         hub.publish(AuthState.signedOut(reason));
         return token;
     }
 
     /**
-     * Sign-out: ends the session here (SIGNED_OUT(USER_SIGNED_OUT), nothing stored) and returns the
-     * token to tell the server, or null when there is none to present: no session, a store that
-     * holds another sign-in or none (another process signed out or in; this copy is stale), or a
-     * token whose refresh answer was lost past its window (presenting it could be reuse). The
-     * token is the store's when it holds a later rotation of this sign-in.
+     * Sign-out's first step, at once (a refresh this process has in flight is not waited for: its
+     * answer is dropped): SIGNED_OUT(USER_SIGNED_OUT), the store's removal owed until
+     * {@link #finishSignOut} runs under the store's lock (owed, so nothing re-reads the store
+     * meanwhile). Returns the session held, or null.
      */
-    synchronized String endForSignOut() {
-        StoredSession s = session;
-        if (s != null && !writer.owes()) {
+    synchronized StoredSession beginSignOut() {
+        StoredSession held = session;
+        signingOutFromMemory = writer.owes();  // memory newer than the store: its token is the one
+        endInMemory(SignOutReason.USER_SIGNED_OUT);
+        writer.oweRemoval();
+        return held;
+    }
+
+    /**
+     * Sign-out's second step, under the store's lock: removes the store (unless a sign-in came
+     * since {@code choice}) and returns the token to tell the server, or null when there is none to
+     * present: none was held, or the store holds another sign-in or none (another process signed out
+     * or in; this copy is stale). The token is the store's when it holds a later rotation of this
+     * sign-in. A just-rotated token is fine: the server's signout takes it (contract v5).
+     */
+    synchronized String finishSignOut(StoredSession held, long choice) {
+        StoredSession s = held;
+        if (s != null && !signingOutFromMemory) {
             try {
                 byte[] data = config.store.load();
                 StoredSession stored = data == null ? null : StoredSession.decode(data);
@@ -370,9 +406,10 @@ final class SessionCore {
                 // Unreadable: this process's copy is the best there is.
             }
         }
-        String token = s == null || isPastItsWindow(s) ? null : s.refreshToken;
-        end(SignOutReason.USER_SIGNED_OUT);
-        return token;
+        if (choice == userChoice) {
+            persist(null);
+        }
+        return s == null ? null : s.refreshToken;
     }
 
     /**

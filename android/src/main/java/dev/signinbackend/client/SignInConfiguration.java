@@ -19,8 +19,7 @@ public final class SignInConfiguration {
     final RefreshPolicy refreshPolicy;
     final long credentialsMarginMillis;
     final long minimumRefreshIntervalMillis;
-    final long refreshReuseGraceMillis;
-    final long graceSafetyMillis;
+    final long retryBudgetMillis;
     final long[] retryDelaysMillis;
     final Map<SignInFunction, Long> functionTimeoutMillis;
     final long networkMarginMillis;
@@ -35,8 +34,7 @@ public final class SignInConfiguration {
         refreshPolicy = b.refreshPolicy;
         credentialsMarginMillis = b.credentialsMarginMillis;
         minimumRefreshIntervalMillis = b.minimumRefreshIntervalMillis;
-        refreshReuseGraceMillis = b.refreshReuseGraceMillis;
-        graceSafetyMillis = b.graceSafetyMillis;
+        retryBudgetMillis = b.retryBudgetMillis;
         retryDelaysMillis = b.retryDelaysMillis.clone();
         functionTimeoutMillis = new EnumMap<>(b.functionTimeoutMillis);
         networkMarginMillis = b.networkMarginMillis;
@@ -57,14 +55,8 @@ public final class SignInConfiguration {
         return functionTimeoutMillis.get(function) + networkMarginMillis;
     }
 
-    /**
-     * A refresh answer that was not read is retried with the same token only if the retry starts
-     * within this of the first attempt that may have rotated it (default 30 − 10 = 20 s, the Swift
-     * client's {@code refreshRetryWindow}): the retry's own trip to the function stays inside the grace.
-     */
-    long refreshRetryWindowMillis() {
-        return Math.max(0, refreshReuseGraceMillis - graceSafetyMillis);
-    }
+    /** The server's limit on the device label ({@code device}, auth-signin: at most 64 characters). */
+    public static final int DEVICE_MAX_CHARS = 64;
 
     /** Builds a {@link SignInConfiguration}. */
     public static final class Builder {
@@ -77,8 +69,7 @@ public final class SignInConfiguration {
         private RefreshPolicy refreshPolicy = RefreshPolicy.REFRESHES;
         private long credentialsMarginMillis = 300_000;
         private long minimumRefreshIntervalMillis = 10_000;
-        private long refreshReuseGraceMillis = 30_000;
-        private long graceSafetyMillis = 10_000;
+        private long retryBudgetMillis = 20_000;
         private long[] retryDelaysMillis = {500, 1_000, 2_000, 4_000};
         private final Map<SignInFunction, Long> functionTimeoutMillis = new EnumMap<>(SignInFunction.class);
         private long networkMarginMillis = 5_000;
@@ -106,8 +97,17 @@ public final class SignInConfiguration {
             return this;
         }
 
-        /** The label the session list shows for this sign-in, e.g. "Pixel 8 · Photos 2.3" (at most 64 characters). */
+        /**
+         * The label the session list shows for this sign-in, e.g. "Pixel 8 · Photos 2.3".
+         *
+         * @throws IllegalArgumentException when longer than {@link #DEVICE_MAX_CHARS} (64) characters
+         *     (Unicode code points, as the server counts): the server would refuse every sign-in.
+         */
         public Builder device(String device) {
+            if (device != null && device.codePointCount(0, device.length()) > DEVICE_MAX_CHARS) {
+                throw new IllegalArgumentException("the device label is longer than " + DEVICE_MAX_CHARS
+                        + " characters; the server refuses such sign-ins");
+            }
             this.device = device;
             return this;
         }
@@ -132,18 +132,35 @@ public final class SignInConfiguration {
             return this;
         }
 
-        /** The deployment's {@code REFRESH_REUSE_GRACE_SECONDS}, in milliseconds (default 30 s). */
-        public Builder refreshReuseGraceMillis(long millis) {
-            this.refreshReuseGraceMillis = millis;
+        /**
+         * How long one refresh call keeps retrying before it fails with RETRY_LATER (default 20 s,
+         * measured from the call's start). It only bounds how long a caller waits: the session is
+         * kept and the next call retries with the same token, however much later (contract v5).
+         */
+        public Builder retryBudgetMillis(long millis) {
+            this.retryBudgetMillis = millis;
             return this;
         }
 
         /**
-         * How far inside the grace a retry must start (default 10 s: the retry's own trip to the
-         * function, which may wait at Lambda's front door; the retry window is the grace minus this).
+         * Has no effect since contract v5: the client no longer times its retries against the
+         * server's grace (a token whose successor was never presented stays good however late).
+         *
+         * @deprecated v5 needs no grace on the client; remove the call.
          */
+        @Deprecated
+        public Builder refreshReuseGraceMillis(long millis) {
+            return this;
+        }
+
+        /**
+         * Has no effect since contract v5 (there is no retry window left to keep inside the grace).
+         *
+         * @deprecated v5 needs no retry window; remove the call, or use {@link #retryBudgetMillis}
+         *     to bound how long one call retries.
+         */
+        @Deprecated
         public Builder graceSafetyMillis(long millis) {
-            this.graceSafetyMillis = millis;
             return this;
         }
 

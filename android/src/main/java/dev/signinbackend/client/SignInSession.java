@@ -107,23 +107,51 @@ public final class SignInSession {
                     fullName, "device", config.device));
             boolean isNewUser = answer.data.bool("isNewUser");
             StoredSession next = StoredSession.fromAnswer(answer, config.clock.wallMillis(), provider, -1, 0);
-            core.commitSignIn(asked, next);
+            StoreLock held = delivery.lockStore("signin");  // other processes never see half a change
+            try {
+                core.commitSignIn(asked, next);
+            } finally {
+                held.close();
+            }
             return new SignInResult(isNewUser, next.user, next.storage);
         });
     }
 
     /**
-     * Signs out here at once (nothing stored, SIGNED_OUT(USER_SIGNED_OUT)), then tells the server
-     * with the token the store holds now, unless that token's refresh answer was lost past its
-     * window (presenting it could be reuse). Completes with whether the server confirmed (false
-     * offline, or with nothing to present: the session then expires there).
+     * Signs in with Apple's web flow: {@code apple}'s ID token, always with {@code request}'s raw
+     * nonce (the server requires it for an ID token minted for a Services ID) and the name Apple
+     * sent on the first sign-in. Keep that name until this succeeds: Apple sends it only once.
+     */
+    public CompletableFuture<SignInResult> signInWithApple(AppleAuthorizationRequest request, AppleWebReturn apple) {
+        return signIn(Provider.APPLE, apple.idToken, SignInIntent.AUTO, request.rawNonce, apple.fullName);
+    }
+
+    /**
+     * Signs out here at once (SIGNED_OUT(USER_SIGNED_OUT)), removes the store under its lock, then
+     * tells the server with the token the store held (a just-rotated one too: the server's signout
+     * takes it). Completes with whether the server confirmed (false offline, or with nothing to
+     * present: the session then expires there).
      */
     public CompletableFuture<Boolean> signOut() {
         return delivery.run("signout", () -> {
-            String token;
+            StoredSession held;
+            long choice;
             synchronized (core) {
                 core.sessionOrNull();  // an unreadable store is cleared too: the user asked to be out
-                token = core.endForSignOut();
+                held = core.beginSignOut();
+                choice = core.userChoice();
+            }
+            StoreLock lock;
+            try {
+                lock = delivery.lockStore("signout");
+            } catch (SignInException e) {
+                lock = StoreLock.NONE;  // the user asked to be out: remove it unlocked rather than not at all
+            }
+            String token;
+            try {
+                token = core.finishSignOut(held, choice);
+            } finally {
+                lock.close();
             }
             if (token == null) {
                 return false;

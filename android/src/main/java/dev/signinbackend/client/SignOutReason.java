@@ -15,7 +15,15 @@ public enum SignOutReason {
     /** {@code deleteAccount()} succeeded. */
     ACCOUNT_DELETED,
     /** {@code unlink} removed the identity this session signed in with (its sessions end). */
-    SIGN_IN_IDENTITY_UNLINKED;
+    SIGN_IN_IDENTITY_UNLINKED,
+    /**
+     * The store's encryption key is gone for good while its file is intact (Android's keystore
+     * invalidated or lost it: {@code KeyPermanentlyInvalidatedException},
+     * {@code UnrecoverableKeyException}, the key entry missing). The file could never be read
+     * again, so it was removed: ask the user to sign in again. A keystore that is only busy or
+     * locked is not this: the state stays UNKNOWN and the next read retries.
+     */
+    KEY_LOST;
 
     static SignOutReason of(ErrorCode code) {
         if (ErrorCode.SESSION_INVALID.equals(code)) {

@@ -36,6 +36,26 @@ final class StoreWriter {
         }
     }
 
+    /**
+     * Saves {@code next} now and says whether it is on disk. A failure is not owed: the caller keeps
+     * the state the store holds (the in-flight mark is written before a refresh leaves, the rotated
+     * token before it is presented; neither may exist in memory only). What was owed stays owed.
+     */
+    boolean writeNow(StoredSession next) {
+        try {
+            config.store.save(next.encode());
+            owed = Owed.NOTHING;
+            return true;
+        } catch (SessionStoreException e) {
+            return false;
+        }
+    }
+
+    /** The store's removal is owed from now on (a sign-out ended the session; the lock comes next). */
+    void oweRemoval() {
+        owed = Owed.REMOVE;
+    }
+
     boolean owes() {
         return owed != Owed.NOTHING;
     }

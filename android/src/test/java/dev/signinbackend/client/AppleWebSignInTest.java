@@ -94,4 +94,49 @@ class AppleWebSignInTest {
                 "https://x/r#id_token=a&id_token=b&state=" + enc(request.state)));
         assertEquals("id_token", e.fieldPath());
     }
+
+    @Test
+    void readingTheSameReturnTwiceGivesTheSameAndAForgottenRequestIsAnErrorNotACrash() throws Exception {
+        AppleAuthorizationRequest request = AppleWebSignIn.authorizationRequest("svc", RETURN);
+        String link = "https://photos.example.com/apple-return#id_token=eyJ.a.b&state=" + enc(request.state);
+        AppleWebReturn first = AppleWebSignIn.readReturn(request, link);
+        AppleWebReturn again = AppleWebSignIn.readReturn(AppleAuthorizationRequest.fromJson(request.toJson()), link);
+        assertEquals(first.idToken, again.idToken);  // the intent redelivered after a rotation
+        // The request was consumed (and forgotten) by the first activity: an error to ignore, not an NPE.
+        SignInException e = assertThrows(SignInException.class, () -> AppleWebSignIn.readReturn(null, link));
+        assertEquals("request", e.fieldPath());
+        assertEquals(FailureKind.MALFORMED_ANSWER, e.kind());
+        assertThrows(SignInException.class, () -> AppleWebSignIn.readReturn(request, null));
+    }
+
+    @Test
+    void theReturnUrlIsParsedNotPrefixMatched() {
+        AppleWebSignIn.authorizationRequest("svc", "http://127.0.0.1:8123/apple/callback");
+        for (String bad : new String[] {"http://127.0.0.1.evil.com/apple/callback", "http://127.0.0.1@evil.com/cb",
+                "http://127.0.0.1:8123/cb?target=x", "http://localhost.evil.com/cb", "https:opaque", "ftp://127.0.0.1/cb"}) {
+            assertThrows(IllegalArgumentException.class, () -> AppleWebSignIn.authorizationRequest("svc", bad), bad);
+        }
+    }
+
+    @Test
+    void signInWithAppleAlwaysPresentsTheRequestsNonce() throws Exception {
+        try (Harness h = new Harness()) {
+            SignInSession session = h.session();
+            AppleAuthorizationRequest request = AppleAuthorizationRequest.fromJson(
+                    AppleWebSignIn.authorizationRequest("svc", RETURN).toJson());  // kept across the redirect
+            assertEquals(Bytes.sha256Hex(request.rawNonce), query(request.authorizationUrl).get("nonce"));
+            AppleWebReturn back = AppleWebSignIn.readReturn(request,
+                    "https://photos.example.com/apple-return#id_token=eyJ.a.b&state=" + enc(request.state));
+            Harness.await(session.signInWithApple(request, back));
+            org.json.JSONObject sent = h.transport.calls("signin").get(0).body;
+            assertEquals(request.rawNonce, sent.getString("nonce"));
+            assertEquals("eyJ.a.b", sent.getString("idToken"));
+        }
+    }
+
+    @Test
+    void aKeptRequestWithoutARealNonceIsRefused() {
+        assertThrows(SignInException.class, () -> AppleAuthorizationRequest.fromJson("{\"servicesId\":\"svc\","
+                + "\"returnUrl\":\"" + RETURN + "\",\"state\":\"s\",\"rawNonce\":\"\",\"askForNameAndEmail\":true}"));
+    }
 }

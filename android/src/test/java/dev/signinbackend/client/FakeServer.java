@@ -7,9 +7,12 @@ import org.json.JSONObject;
 
 /**
  * The functions as the session sees them, for unit tests: sign-in issues a token, refresh rotates
- * it (the presented token must be the current one, or the one just rotated out within the 30 s
- * grace; an older one is reuse and revokes the session), credentials live an hour
- * by the server's clock, which is the device's plus {@link #skewMillis}.
+ * it (the presented token must be the current one, or the one just rotated out: within the 30 s
+ * grace, or later while its successor has not been presented (contract v5); anything else
+ * after that is reuse and revokes the session), credentials live an hour by the server's clock,
+ * which is the device's plus {@link #skewMillis}. The other actions record the first presentation
+ * of the current token, and answer the just-rotated one with an unpresented successor with
+ * SESSION_INVALID, revoking nothing.
  */
 final class FakeServer implements ScriptedTransport.Handler {
     static final long CREDENTIALS_MILLIS = 3_600_000;
@@ -23,6 +26,8 @@ final class FakeServer implements ScriptedTransport.Handler {
     private volatile String current;
     private String rotatedOut;
     private long rotatedAt;
+    /** Whether {@link #current} has been presented (to any action): then its predecessor is done. */
+    private boolean successorPresented;
     /** The Apple {@code sub} of the account's Apple link (an app transfer's re-key changes it). */
     volatile String appleId = "001.a.1";
     /** Set when a token the session replaced came back after the grace: the session is revoked. */
@@ -58,7 +63,7 @@ final class FakeServer implements ScriptedTransport.Handler {
                     return issue();
                 }
                 if (call.token().equals(rotatedOut) && current != null) {
-                    if (serverNow() - rotatedAt < GRACE_MILLIS) {
+                    if (serverNow() - rotatedAt < GRACE_MILLIS || !successorPresented) {
                         return issue();  // a lost answer's retry: another new token, the lost one superseded
                     }
                     reuseDetected = true;
@@ -67,9 +72,10 @@ final class FakeServer implements ScriptedTransport.Handler {
                 return Answers.error("SESSION_INVALID", 401);
             case "signout":
                 current = null;
+                rotatedOut = null;
                 return Answers.ok(json("signedOut", true), serverNow());
             case "list":
-                if (!call.token().equals(current)) {
+                if (!presentedToAction(call.token())) {
                     return Answers.error("SESSION_INVALID", 401);
                 }
                 try {
@@ -82,6 +88,7 @@ final class FakeServer implements ScriptedTransport.Handler {
                 }
             case "link":
             case "unlink":
+                presentedToAction(call.token());
                 try {
                     return Answers.ok(new JSONObject().put("status", call.action + "ed").put("user", Answers.user()),
                             serverNow());
@@ -89,13 +96,24 @@ final class FakeServer implements ScriptedTransport.Handler {
                     throw new IllegalStateException(e);
                 }
             default:
+                presentedToAction(call.token());
                 return Answers.ok(json("status", "ok"), serverNow());
         }
+    }
+
+    /** An action other than refresh: the current token's first presentation is recorded; anything else is refused. */
+    private boolean presentedToAction(String token) {
+        if (token != null && token.equals(current)) {
+            successorPresented = true;
+            return true;
+        }
+        return false;
     }
 
     private TransportAnswer issue() {
         int n = issued.incrementAndGet();
         current = "rt-" + n;
+        successorPresented = false;
         return Answers.session(current, "AKIA" + n, serverNow() + credentialsMillis, serverNow(), appleId);
     }
 

@@ -196,8 +196,11 @@ class SignInSessionRefreshTest {
             };
             CompletableFuture<User> refresh = session.refresh();
             assertTrue(arrived.await(10, TimeUnit.SECONDS));
-            assertEquals(true, await(session.signOut()));  // signed out here at once, then at the server
+            CompletableFuture<Boolean> signOut = session.signOut();
+            // Signed out here at once; the store's removal waits for the refresh's lock.
+            assertEquals("SIGNED_OUT(USER_SIGNED_OUT)", h.states(3).get(2));
             release.countDown();
+            assertEquals(true, await(signOut));
             assertEquals(FailureKind.SESSION_CHANGED, failure(refresh).kind());
             assertEquals(null, h.storedToken());
             assertEquals(List.of("SIGNED_OUT(NO_SESSION)", "SIGNED_IN", "SIGNED_OUT(USER_SIGNED_OUT)"), h.states(3));

@@ -1,12 +1,14 @@
 package dev.signinbackend.client.android;
 
 import android.security.keystore.KeyGenParameterSpec;
+import android.security.keystore.KeyPermanentlyInvalidatedException;
 import android.security.keystore.KeyProperties;
 import dev.signinbackend.client.KeyProvider;
 import java.io.IOException;
 import java.security.GeneralSecurityException;
 import java.security.Key;
 import java.security.KeyStore;
+import java.security.UnrecoverableKeyException;
 import javax.crypto.KeyGenerator;
 import javax.crypto.SecretKey;
 
@@ -39,6 +41,9 @@ public final class AndroidKeystoreKeyProvider implements KeyProvider {
         if (existing instanceof SecretKey) {
             return (SecretKey) existing;
         }
+        if (existing != null) {
+            keyStore.deleteEntry(alias);  // not an AES key: nothing of ours can use it
+        }
         KeyGenerator generator = KeyGenerator.getInstance(KeyProperties.KEY_ALGORITHM_AES, KEYSTORE);
         generator.init(new KeyGenParameterSpec.Builder(alias, KeyProperties.PURPOSE_ENCRYPT | KeyProperties.PURPOSE_DECRYPT)
                 .setBlockModes(KeyProperties.BLOCK_MODE_GCM)
@@ -55,5 +60,35 @@ public final class AndroidKeystoreKeyProvider implements KeyProvider {
             throw new GeneralSecurityException("the keystore did not keep the new key");
         }
         return (SecretKey) stored;
+    }
+
+    /**
+     * The key under the alias, or null when the keystore holds none (cleared, or an app data
+     * restore that brought the file without its key). {@code getKey} throws
+     * {@link UnrecoverableKeyException} for a key it holds but can no longer recover.
+     */
+    @Override
+    public synchronized SecretKey existingKey() throws GeneralSecurityException, IOException {
+        KeyStore keyStore = KeyStore.getInstance(KEYSTORE);
+        keyStore.load(null);
+        Key existing = keyStore.getKey(alias, null);
+        return existing instanceof SecretKey ? (SecretKey) existing : null;
+    }
+
+    /**
+     * Gone for good: {@link KeyPermanentlyInvalidatedException} (API 23; thrown by
+     * {@code Cipher.init}) and {@link UnrecoverableKeyException}. Everything else (a
+     * {@code KeyStoreException} from a busy keystore, a locked one before the first unlock) is for now.
+     */
+    @Override
+    public boolean isPermanentLoss(GeneralSecurityException e) {
+        return e instanceof KeyPermanentlyInvalidatedException || e instanceof UnrecoverableKeyException;
+    }
+
+    @Override
+    public synchronized void discard() throws GeneralSecurityException, IOException {
+        KeyStore keyStore = KeyStore.getInstance(KEYSTORE);
+        keyStore.load(null);
+        keyStore.deleteEntry(alias);
     }
 }

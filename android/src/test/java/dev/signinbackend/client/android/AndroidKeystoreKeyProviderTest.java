@@ -4,15 +4,20 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import android.content.Context;
 import android.security.keystore.KeyGenParameterSpec;
+import android.security.keystore.KeyPermanentlyInvalidatedException;
 import android.security.keystore.KeyProperties;
 import dev.signinbackend.client.EncryptedFileSessionStore;
+import dev.signinbackend.client.SessionStoreException;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
+import java.security.KeyStoreException;
 import java.security.Security;
+import java.security.UnrecoverableKeyException;
 import javax.crypto.SecretKey;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -73,5 +78,35 @@ class AndroidKeystoreKeyProviderTest {
         store.save("s".getBytes(StandardCharsets.UTF_8));
         assertArrayEquals("s".getBytes(StandardCharsets.UTF_8), AndroidSessionStores.encryptedFileStore(context).load());
         assertTrue(FakeAndroidKeyStore.KEYS.containsKey(AndroidSessionStores.KEY_ALIAS));
+    }
+
+    @Test
+    void aKeyEntryGoneWithTheFileIntactIsAPermanentLoss() throws Exception {
+        EncryptedFileSessionStore store = new EncryptedFileSessionStore(new File(dir, "session"),
+                new AndroidKeystoreKeyProvider("alias-2"));
+        store.save("s".getBytes(StandardCharsets.UTF_8));
+        FakeAndroidKeyStore.KEYS.clear();  // the keystore lost the key (a reset, a restore without it)
+        SessionStoreException e = assertThrows(SessionStoreException.class, () ->
+                new EncryptedFileSessionStore(new File(dir, "session"), new AndroidKeystoreKeyProvider("alias-2")).load());
+        assertTrue(e.isKeyLost(), e.getMessage());
+        assertTrue(FakeAndroidKeyStore.SPECS.size() == 1, "reading made no new key");
+    }
+
+    @Test
+    void permanentFailuresAreToldFromPassingOnes() {
+        AndroidKeystoreKeyProvider keys = new AndroidKeystoreKeyProvider("alias-3");
+        assertTrue(keys.isPermanentLoss(new KeyPermanentlyInvalidatedException()));
+        assertTrue(keys.isPermanentLoss(new UnrecoverableKeyException("gone")));
+        assertFalse(keys.isPermanentLoss(new KeyStoreException("busy")));
+        assertFalse(keys.isPermanentLoss(new java.security.InvalidKeyException("not this one")));
+    }
+
+    @Test
+    void discardDeletesTheAliasSoTheNextKeyIsNew() throws Exception {
+        AndroidKeystoreKeyProvider keys = new AndroidKeystoreKeyProvider("alias-4");
+        SecretKey first = keys.secretKey();
+        keys.discard();
+        assertEquals(null, keys.existingKey());
+        assertFalse(first.equals(keys.secretKey()));
     }
 }

@@ -52,6 +52,9 @@ public final class ClientScenarios {
     private final ExecutorService io = Executors.newFixedThreadPool(8);
     private final List<String> states = new ArrayList<>();
     private final AtomicLong shift = new AtomicLong();
+    /** A deep sleep (--deep-sleep): System.nanoTime() stands still while the wall clock moves on. */
+    private final boolean deepSleep;
+    private final long frozenMonotonic = System.nanoTime() / 1_000_000;
     private final Clock clock = new Clock() {
         @Override
         public long wallMillis() {
@@ -60,7 +63,7 @@ public final class ClientScenarios {
 
         @Override
         public long monotonicMillis() {
-            return System.nanoTime() / 1_000_000 + shift.get();
+            return deepSleep ? frozenMonotonic : System.nanoTime() / 1_000_000 + shift.get();
         }
 
         @Override
@@ -71,6 +74,7 @@ public final class ClientScenarios {
 
     private ClientScenarios(Map<String, String> args) {
         this.args = args;
+        this.deepSleep = args.containsKey("deep-sleep");
     }
 
     public static void main(String[] argv) throws Exception {
@@ -95,15 +99,52 @@ public final class ClientScenarios {
     }
 
     private SignInTransport transport() {
-        return new FunctionUrlTransport(args.get("signin"), args.get("refresh"), args.get("link"));
+        SignInTransport inner = new FunctionUrlTransport(args.get("signin"), args.get("refresh"), args.get("link"));
+        if (!args.containsKey("hold")) {
+            return inner;
+        }
+        // --hold PATH: the first refresh's answer (or its loss) has come back from the server; the
+        // process pauses right there (PATH.held written) until PATH.go appears, so the test can
+        // freeze it (SIGSTOP) or kill it (SIGKILL) at exactly that moment of the refresh.
+        boolean[] held = new boolean[1];
+        return (function, action, event, timeout) -> {
+            if (function != SignInFunction.REFRESH || !action.equals("refresh") || held[0]) {
+                return inner.send(function, action, event, timeout);
+            }
+            held[0] = true;
+            try {
+                return inner.send(function, action, event, timeout);
+            } finally {
+                pause(args.get("hold"));
+            }
+        };
+    }
+
+    /** Writes PATH.held, then waits (bounded) until PATH.go exists. */
+    private static void pause(String path) {
+        try {
+            Files.write(new File(path + ".held").toPath(), new byte[0]);
+            for (int i = 0; i < 6_000 && !new File(path + ".go").exists(); i++) {
+                Thread.sleep(50);
+            }
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("the hold file cannot be written", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private SignInSession session(SignInTransport transport, SessionStore store) throws Exception {
         SignInConfiguration.Builder b = SignInConfiguration.builder(transport, store, io).clock(clock)
                 .device("integration · " + args.getOrDefault("device", "android"));
-        if (args.containsKey("grace")) {  // a shorter client-side grace (inside the server's 30 s) keeps outage steps short
-            b.refreshReuseGraceMillis(Long.parseLong(args.get("grace"))).graceSafetyMillis(1_000)
-                    .retryDelaysMillis(200, 400, 800);
+        if (args.containsKey("budget")) {  // a shorter retry budget keeps outage steps short
+            b.retryBudgetMillis(Long.parseLong(args.get("budget"))).retryDelaysMillis(200, 400, 800);
+        }
+        if (args.containsKey("delays")) {
+            b.retryDelaysMillis(java.util.Arrays.stream(args.get("delays").split(",")).mapToLong(Long::parseLong).toArray());
+        }
+        if (args.containsKey("policy")) {
+            b.refreshPolicy(dev.signinbackend.client.RefreshPolicy.valueOf(args.get("policy")));
         }
         SignInSession session = new SignInSession(b.build());
         CountDownLatch first = new CountDownLatch(1);
@@ -167,6 +208,10 @@ public final class ClientScenarios {
                 SignInSession s = session();
                 return result(() -> new JSONObject().put("keyId", get(s.credentials()).accessKeyId.substring(0, 4)), s);
             }
+            case "refresh-twice": return refreshTwice();
+            case "deep-sleep": return deepSleepStep();
+            case "worker": return worker();
+            case "peek": return peek();
             case "concurrent": return concurrent();
             case "signout-elsewhere": return signOutElsewhere();
             case "late": return late();
@@ -190,6 +235,58 @@ public final class ClientScenarios {
             }
             default:
                 throw new IllegalArgumentException("unknown step " + step);
+        }
+    }
+
+    /** A refresh (its outcome, whatever it is), then another and a list: the app carrying on after it. */
+    private JSONObject refreshTwice() throws Exception {
+        SignInSession s = session();
+        String first = outcome(s.refresh());
+        return result(() -> new JSONObject().put("first", first).put("second", outcome(s.refresh()))
+                .put("sessions", get(s.sessions()).size()), s);
+    }
+
+    /**
+     * A refresh whose answers are lost; then the phone sleeps (PATH.held, wait for PATH.go): the
+     * monotonic clock stands still (--deep-sleep) and the wall clock moves an hour on; then the app
+     * needs credentials again.
+     */
+    private JSONObject deepSleepStep() throws Exception {
+        SignInSession s = session();
+        String first = outcome(s.refresh());
+        pause(args.get("pause"));
+        shift.addAndGet(3_600_000);
+        return result(() -> new JSONObject().put("first", first).put("second", outcome(s.refresh()))
+                .put("sessions", get(s.sessions()).size()), s);
+    }
+
+    /** A second process of the app over the store: loads it, pauses (PATH.held, PATH.go), then lists and refreshes. */
+    private JSONObject worker() throws Exception {
+        SignInSession s = session();
+        get(s.currentUser());
+        pause(args.get("pause"));
+        return result(() -> new JSONObject().put("sessions", get(s.sessions()).size()).put("refresh", outcome(s.refresh())),
+                s);
+    }
+
+    /** What a process reading the store sees now: the user, the credentials, and whether a refresh is marked in flight. */
+    private JSONObject peek() throws Exception {
+        SignInSession s = session();
+        return result(() -> {
+            byte[] stored = fileStore().load();
+            boolean marked = stored != null && new JSONObject(new String(stored, StandardCharsets.UTF_8))
+                    .has("unansweredSince");
+            return new JSONObject().put("marked", marked).put("keyId", get(s.credentials()).accessKeyId.substring(0, 4));
+        }, s);
+    }
+
+    /** A call's outcome as a word: "ok", or the failure's code or kind. */
+    private static String outcome(CompletableFuture<?> call) throws Exception {
+        try {
+            get(call);
+            return "ok";
+        } catch (SignInException e) {
+            return e.code() != null ? e.code().value() : e.kind().name();
         }
     }
 
@@ -255,6 +352,11 @@ public final class ClientScenarios {
 
             @Override
             public void save(byte[] data) throws SessionStoreException {
+                boolean inFlightMark = new String(data, StandardCharsets.UTF_8).contains("\"unansweredSince\"");
+                if (inFlightMark) {  // written before the request leaves: the answer has not arrived yet
+                    real.save(data);
+                    return;
+                }
                 if (beforeSave) {
                     Runtime.getRuntime().halt(3);
                 }
