@@ -138,6 +138,8 @@ func errorName(_ error: SignInError) -> String {
     case .malformedAnswer(_, let path, _): return "malformed(\(path))"
     case .sessionChanged: return "sessionChanged"
     case .notSignedIn: return "notSignedIn"
+    case .refreshNotAllowed: return "refreshNotAllowed"
+    case .storeUnavailable: return "storeUnavailable"
     default: return "\(error)"
     }
 }

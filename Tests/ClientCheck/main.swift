@@ -127,6 +127,7 @@ do {
     default:
         var found = try await rulesCheck(harness)
         if found == nil { found = await suspensionCheck(harness) }
+        if found == nil { found = await phoneLifeCheck(harness) }
         guard let result = found else {
             FileHandle.standardError.write(Data("unknown scenario \(arguments.scenario)\n".utf8))
             exit(2)
