@@ -82,8 +82,13 @@ extension AppleEventFlow {
                 return true
             }
         case .consentRevoked:
+            // The identity is its link, not the `sub` a session stored (contract v5): sessions
+            // signed in before an app transfer re-keyed the link carry the former `sub` and the
+            // same link id, and Apple's event about the new `sub` ends them too.
+            guard let i = account.providers.index(of: .apple, id: subject) else { return nil }
+            let link = account.providers.providers[i]
             let live = try sessions.liveSessions(account.serviceUserID, account: account, deadline: deadline)
-            for (record, _) in live where record.identity.provider == .apple && record.identity.subject == subject {
+            for (record, _) in live where account.providers.listedLink(record.identity) == link {
                 _ = try sessions.revokeSession(
                     account.serviceUserID, record.sessionID, reason: "Apple consent revoked", deadline: deadline)
             }

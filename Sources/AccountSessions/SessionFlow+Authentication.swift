@@ -18,11 +18,49 @@ extension SessionFlow {
     /// the session's current token counts (reuse of an older one revokes the session), its
     /// identity must still be linked, and with `recent` its original sign-in must be within
     /// RECENT_AUTH_SECONDS. Reads the record, the account and `alsoRead` in one round; the token
-    /// is not rotated.
+    /// is not rotated. (v5) The just-rotated token is refused (SESSION_INVALID, nothing revoked:
+    /// that client is behind and refreshes first), and the current token's first presentation is
+    /// recorded before the action goes on.
     package func authenticate(
         _ text: String, recent: Bool, alsoRead: [String] = [], deadline: Deadline
     ) throws(AccountError) -> AuthenticatedSession {
         let token = try parseToken(text)
+        for _ in 0..<AccountStore.maxConditionalAttempts {
+            var auth = try check(token, alsoRead: alsoRead, deadline: deadline)
+            guard auth.record.needsPresentationRecorded else { return try recentEnough(auth, recent) }
+            // v5: the first presentation of the current token is recorded before the action
+            // answers; from then on the previous token after the grace is reuse. A write that
+            // fails throws (consuming nothing); a lost race reads everything again.
+            let marked = auth.record.presented(nowMs: store.environment.now())
+            if case let .stored(etag) = try store.backend.put(
+                store.sessionPut(marked, .ifMatch(auth.etag)), deadline: deadline)
+            {
+                auth.record = marked
+                auth.etag = etag
+                return try recentEnough(auth, recent)
+            }
+            store.pauseAfterLostRace()
+        }
+        throw .conflict("the session kept changing while its token was checked")
+    }
+
+    /// The session, unless `recent` asks for an original sign-in within RECENT_AUTH_SECONDS that
+    /// it lacks. Checked after the presentation is recorded: the token was the current one.
+    private func recentEnough(
+        _ auth: AuthenticatedSession, _ recent: Bool
+    ) throws(AccountError)
+        -> AuthenticatedSession
+    {
+        if recent && store.environment.now() - auth.record.signInAtMs > store.settings.recentAuthSeconds * 1000 {
+            throw .reauthenticationRequired
+        }
+        return auth
+    }
+
+    /// One reading of the token, its record and its account; the rules of `authenticate`.
+    private func check(
+        _ token: RefreshToken, alsoRead: [String], deadline: Deadline
+    ) throws(AccountError) -> AuthenticatedSession {
         let uuid = token.serviceUserID
         var round = Round()
         let sessionSlot = round.get(AccountKeys.session(uuid, token.sessionID))
@@ -53,9 +91,6 @@ extension SessionFlow {
             throw .sessionInvalid(reason: "its identity was unlinked, or its sessions were ended")
         }
         if disabled { throw .accountDisabled }
-        if recent && now - record.signInAtMs > store.settings.recentAuthSeconds * 1000 {
-            throw .reauthenticationRequired
-        }
         var extra: [S3Object?] = []
         for slot in extraSlots { extra.append(try answers.value(slot)) }
         return AuthenticatedSession(token: token, record: record, etag: etag, account: account, extra: extra)

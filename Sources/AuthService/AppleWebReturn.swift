@@ -5,10 +5,13 @@ import StrictJSON
 /// v4, "Sign in with Apple on Android and the web"): Apple's `form_post` comes in; a 303 redirect to
 /// the one configured app target (`APPLE_WEB_RETURN_TARGET`) goes out, carrying the form's fields.
 /// Nothing is stored and nothing of the form is logged; the ID token is verified later, when the
-/// app signs in with it. Anything else posted there (another method, a query, another content type,
-/// a field Apple does not send, a repeated field, no `state`, neither `id_token` nor Apple's `error`,
-/// a field over its size, a body over `maxBodyBytes`) gets a 400 page and no redirect; so does every
-/// request while the target is not configured.
+/// app signs in with it. A field Apple does not send today is dropped, not refused: Apple may add
+/// fields to its form_post, and a 400 page then would break every sign-in on Android at once
+/// (issue 32); only Apple's known fields go out, so a dropped field reaches nobody. Anything else
+/// posted there (another method, a query, another content type, a repeated field of Apple's, no
+/// `state`, neither `id_token` nor Apple's `error`, a known field over its size or not of its
+/// form, a body over `maxBodyBytes`) gets a 400 page and no redirect; so does every request while
+/// the target is not configured.
 package enum AppleWebReturn {
     package static let path = "/apple/callback"
     /// The form as sent (percent-encoded): an ID token of at most 16 KiB plus the code, state and a
@@ -70,9 +73,10 @@ package enum AppleWebReturn {
         else { return nil }
         var found: [String: [UInt8]] = [:]
         for (name, value) in pairs {
-            guard let rule = fields.first(where: { $0.name == name }), found[name] == nil,
-                !value.isEmpty, value.count <= rule.maxBytes, rule.check(value)
-            else { return nil }
+            guard let rule = fields.first(where: { $0.name == name }) else { continue }
+            guard found[name] == nil, !value.isEmpty, value.count <= rule.maxBytes, rule.check(value) else {
+                return nil
+            }
             found[name] = value
         }
         guard found["state"] != nil, (found["id_token"] != nil) != (found["error"] != nil) else { return nil }

@@ -12,6 +12,8 @@ package struct ClaimRules {
     let provider: IdentityProvider
     let issuers: [String]
     let audiences: [String]
+    /// Audiences whose tokens count only with the request's nonce (Apple's web flow).
+    let nonceRequired: [String]
     let leeway: Int64
     /// Set exactly when `provider` is Firebase.
     let firebase: FirebaseClaimRules?
@@ -47,6 +49,15 @@ package struct ClaimRules {
         }
     }
 
+    /// The token's `aud` as a list (a string is a list of one; checked before this is used).
+    static func audienceList(_ claims: JSONObject) -> [String] {
+        switch claims["aud"] {
+        case .string(let aud)?: return [aud]
+        case .array(let list)?: return list.compactMap(\.stringValue)
+        default: return []
+        }
+    }
+
     /// An event token's `iat` (Apple's account notifications, Google's security events): an integer,
     /// not in the future (beyond `leeway`), and not older than `maxAge` seconds (`maxAgeText` says
     /// how old, for the message), so that its `jti` marker still exists when it comes again.
@@ -64,6 +75,7 @@ package struct ClaimRules {
         self.provider = provider
         issuers = configuration.issuers(for: provider)
         audiences = configuration.settings(for: provider).audiences
+        nonceRequired = configuration.settings(for: provider).nonceRequired
         leeway = configuration.leewaySeconds
         firebase =
             provider == .firebase
@@ -101,6 +113,11 @@ package struct ClaimRules {
         // Firebase: the uid's own limit, auth_time, and anonymous users only when allowed.
         try firebase?.validate(claims, subject: sub, now: now)
 
+        // A token minted for the web flow (a Services ID) passed through a browser and a redirect:
+        // only its nonce binds it to the app that asked, so it counts only with that nonce.
+        if nonce == nil, Self.audienceList(claims).contains(where: nonceRequired.contains) {
+            throw .invalid("a token for the web flow's Services ID needs the request's nonce")
+        }
         // nonce: when the request gives one, the claim must equal it or its lowercase hex SHA-256.
         if let nonce {
             guard let claimed = claims["nonce"] else { throw .invalid("token has no nonce but the request gave one") }

@@ -5,10 +5,14 @@ package struct ProviderSettings: Sendable, Equatable {
     /// Accepted `aud` values (for Google also the accepted `azp` values).
     package var audiences: [String]
     package var jwksURL: String
+    /// Audiences whose tokens must carry a nonce that the request presents (Apple: the Services
+    /// IDs of the web flow, `APPLE_WEB_AUDIENCES`); each is also one of `audiences`.
+    package var nonceRequired: [String]
 
-    package init(audiences: [String], jwksURL: String) {
+    package init(audiences: [String], jwksURL: String, nonceRequired: [String] = []) {
         self.audiences = audiences
         self.jwksURL = jwksURL
+        self.nonceRequired = nonceRequired
     }
 
     package var isEnabled: Bool { !audiences.isEmpty }
@@ -75,6 +79,7 @@ package struct VerifierConfiguration: Sendable, Equatable {
     }
 
     /// `APPLE_AUDIENCES`, `GOOGLE_AUDIENCES` (comma-separated; empty or unset = provider off),
+    /// `APPLE_WEB_AUDIENCES` (the web flow's Services IDs: accepted too, and only with the nonce),
     /// `APPLE_JWKS_URL`, `GOOGLE_JWKS_URL`, `GOOGLE_RISC_JWKS_URL` (empty or unset = the providers' real endpoints; else
     /// https, or http to a loopback host for tests: `HTTPURL.httpsOrLoopback`), and Firebase's
     /// three (`FirebaseSettings.from(environment:)`).
@@ -84,9 +89,11 @@ package struct VerifierConfiguration: Sendable, Equatable {
 
     /// The same over any lookup (tests pass a dictionary).
     package static func from(environment get: (String) -> String?) throws(ConfigurationError) -> VerifierConfiguration {
+        let appleWeb = audiences(get("APPLE_WEB_AUDIENCES"))
+        let appleNative = audiences(get("APPLE_AUDIENCES"))
         let apple = ProviderSettings(
-            audiences: audiences(get("APPLE_AUDIENCES")),
-            jwksURL: try jwksURL(get, "APPLE_JWKS_URL", default: defaultAppleJWKSURL))
+            audiences: appleNative + appleWeb.filter { !appleNative.contains($0) },
+            jwksURL: try jwksURL(get, "APPLE_JWKS_URL", default: defaultAppleJWKSURL), nonceRequired: appleWeb)
         let google = ProviderSettings(
             audiences: audiences(get("GOOGLE_AUDIENCES")),
             jwksURL: try jwksURL(get, "GOOGLE_JWKS_URL", default: defaultGoogleJWKSURL))

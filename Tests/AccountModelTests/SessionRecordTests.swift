@@ -50,22 +50,52 @@ import Testing
 
     @Test func rotationGraceAndReuse() {
         let t0 = token(), t1 = token()
-        let r = record(t0).rotated(from: .current, newToken: t1, nowMs: now)
+        let r = record(t0).rotated(from: .current, newToken: t1, nowMs: now).presented(nowMs: now + 1)
         #expect(r.classify(tokenHash: t1.hash, nowMs: now + 1, graceSeconds: 30) == .current)
         #expect(r.classify(tokenHash: t0.hash, nowMs: now + 30_000, graceSeconds: 30) == .justRotated)
         #expect(r.classify(tokenHash: t0.hash, nowMs: now + 30_001, graceSeconds: 30) == .reused)
         #expect(r.classify(tokenHash: t0.hash, nowMs: now + 1, graceSeconds: 0) == .reused, "grace 0: no window")
     }
 
-    /// Defect 6: a superseded token is harmless only inside the grace of the normal rotation,
-    /// and only until the session rotates normally again.
+    /// v5, "A phone's life never ends a session": until its successor is presented, the token
+    /// just rotated out is a lost answer's retry however late it comes (here ten hours); each such
+    /// retry supersedes the unpresented successor, whose own grace counts from then. Fails before
+    /// v5 (the late retry was reuse).
+    @Test func aLateRetryIsAnsweredWhileTheSuccessorIsUnpresented() {
+        let t0 = token(), t1 = token(), t2 = token()
+        let hours: Int64 = 3_600_000
+        let r = record(t0, ttl: 86_400).rotated(from: .current, newToken: t1, nowMs: now)
+        #expect(r.needsPresentationRecorded)
+        #expect(r.classify(tokenHash: t0.hash, nowMs: now + 10 * hours, graceSeconds: 30) == .justRotated)
+        #expect(r.classify(tokenHash: t0.hash, nowMs: now + 10 * hours, graceSeconds: 0) == .justRotated)
+        let retried = r.rotated(from: .justRotated, newToken: t2, nowMs: now + 10 * hours)
+        #expect(retried.supersededAtMs == [now + 10 * hours] && retried.previousRotatedAtMs == now)
+        #expect(
+            retried.classify(tokenHash: t1.hash, nowMs: now + 10 * hours + 30_000, graceSeconds: 30)
+                == .supersededInGrace)
+        #expect(retried.classify(tokenHash: t1.hash, nowMs: now + 10 * hours + 30_001, graceSeconds: 30) == .reused)
+        #expect(retried.classify(tokenHash: t0.hash, nowMs: now + 20 * hours, graceSeconds: 30) == .justRotated)
+        // Once the successor is presented (to list, say), the old token after the grace is reuse.
+        let presented = retried.presented(nowMs: now + 20 * hours)
+        #expect(!presented.needsPresentationRecorded)
+        #expect(presented.classify(tokenHash: t0.hash, nowMs: now + 20 * hours, graceSeconds: 30) == .reused)
+        #expect(presented.classify(tokenHash: t2.hash, nowMs: now + 20 * hours, graceSeconds: 30) == .current)
+        // A refresh with the successor rotates it: the old token is an older one now.
+        let next = retried.rotated(from: .current, newToken: token(), nowMs: now + 20 * hours)
+        #expect(next.classify(tokenHash: t0.hash, nowMs: now + 20 * hours, graceSeconds: 30) == .reused)
+        #expect(next.classify(tokenHash: t2.hash, nowMs: now + 21 * hours, graceSeconds: 30) == .justRotated)
+    }
+
+    /// Defect 6: a superseded token is harmless only inside the grace (v5: counted from when it
+    /// was superseded), and only until the session rotates normally again.
     @Test func supersededTokensAreReuseAfterTheGraceOrTheNextRotation() {
         let t0 = token(), t1 = token(), t2 = token(), t3 = token()
         let rotated = record(t0).rotated(from: .current, newToken: t1, nowMs: now)
         let graced = rotated.rotated(from: .justRotated, newToken: t2, nowMs: now + 1000)  // t0 retried: t1 superseded
         #expect(graced.classify(tokenHash: t2.hash, nowMs: now + 2000, graceSeconds: 30) == .current)
         #expect(graced.classify(tokenHash: t1.hash, nowMs: now + 2000, graceSeconds: 30) == .supersededInGrace)
-        #expect(graced.classify(tokenHash: t1.hash, nowMs: now + 31_000, graceSeconds: 30) == .reused)
+        #expect(graced.classify(tokenHash: t1.hash, nowMs: now + 31_000, graceSeconds: 30) == .supersededInGrace)
+        #expect(graced.classify(tokenHash: t1.hash, nowMs: now + 31_001, graceSeconds: 30) == .reused)
         #expect(graced.classify(tokenHash: t0.hash, nowMs: now + 2000, graceSeconds: 30) == .justRotated)
         let again = graced.rotated(from: .current, newToken: t3, nowMs: now + 3000)
         #expect(again.classify(tokenHash: t1.hash, nowMs: now + 3001, graceSeconds: 30) == .reused)
@@ -103,7 +133,10 @@ import Testing
 
     @Test func recordJSONRoundTripsAndReadsVersionOne() throws {
         let r = record(token()).rotated(from: .current, newToken: token(), nowMs: now + 5)
-        #expect(SessionRecord(json: r.json) == r)
+        #expect(SessionRecord(json: r.json) == r && r.currentPresentedAtMs == nil)
+        let graced = r.rotated(from: .justRotated, newToken: token(), nowMs: now + 9)
+        #expect(SessionRecord(json: graced.json) == graced && graced.supersededAtMs == [now + 9])
+        #expect(SessionRecord(json: graced.presented(nowMs: now + 10).json)?.currentPresentedAtMs == now + 10)
         // Written before sessions carried their identity: read with a provider-only identity.
         let v1 = try JSONParser.parse(
             Array(
@@ -113,5 +146,21 @@ import Testing
         #expect(
             old.identity == SessionIdentity(provider: .google, subject: nil, linkID: nil) && old.device == nil
                 && old.replaced.isEmpty)
+        // Written before v5: the current token counts as presented at issue (the v4 rule).
+        #expect(old.currentPresentedAtMs == old.currentIssuedAtMs && old.supersededAtMs.isEmpty)
+    }
+
+    /// A record whose writer dropped `supersededAt` (or kept it partly) anchors the superseded
+    /// tokens' grace at the normal rotation, as before v5.
+    @Test func supersededTimesAreKeptOnlyWhole() throws {
+        let t0 = token(), t1 = token()
+        let graced = record(t0).rotated(from: .current, newToken: t1, nowMs: now)
+            .rotated(from: .justRotated, newToken: token(), nowMs: now + 20_000)
+        var json = graced.json.objectValue!
+        json["supersededAt"] = .array([])
+        let read = try #require(SessionRecord(json: .object(json)))
+        #expect(read.supersededAtMs.isEmpty)
+        #expect(read.classify(tokenHash: t1.hash, nowMs: now + 30_001, graceSeconds: 30) == .reused)
+        #expect(graced.classify(tokenHash: t1.hash, nowMs: now + 30_001, graceSeconds: 30) == .supersededInGrace)
     }
 }

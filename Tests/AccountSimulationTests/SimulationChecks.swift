@@ -10,7 +10,9 @@ import TokenVerification
 ///    retired when it started; a link that answered success stays listed unless an unlink retired
 ///    it; a replaced token presented outside the grace windows revokes the session (reuse); an
 ///    unlink never answers PROVIDER_NOT_LINKED while an identity file of that provider maps
-///    to the account from its start to its answer;
+///    to the account from its start to its answer; a session is revoked for reuse only for
+///    cause, and never when its device only presented its newest token (v5,
+///    SimulationChecks+PhoneLife.swift);
 /// 2. state: every listed identity has its identity file naming this account and link; at most one
 ///    identity per provider per account; every account keeps a provider; every identity file is
 ///    listed (only a run with faults may leave pending or stale files, for the next reader to repair);
@@ -40,6 +42,7 @@ struct SimulationChecks {
         deletedAccountsUnmapped(phase: "after the run", answeredOnly: true, strict: world.scheduler.faultCount == 0)
         appleEventsNeverDropped()
         appleDeletionsSpareLinkedAccounts()
+        revocationsForCause()
         world.scheduler.sleep((world.settings.refreshReuseGraceSeconds + 1) * 1000)
         finishDeletions()
         // Before any repairing sign-in (settle), which would hide what the service left behind.

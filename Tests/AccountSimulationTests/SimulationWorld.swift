@@ -61,6 +61,19 @@ final class HeldSession {
     var shownProviders: Set<IdentityProvider>
     /// When the sign-in that made it answered.
     var signedInEndMs: Int64 = 0
+    /// The token held before the last adoption: what an extension that read the store a moment
+    /// before the app stored its refresh still has.
+    var heldBefore: String?
+    /// Whether only this device ever presented the session's tokens, and only the newest it held
+    /// (no thief, no replay, no stale extension): contract v5 says such a client is never
+    /// revoked, whatever its delays, lost answers and deaths.
+    var honest = true
+
+    /// The client read the answer that carried `token`: it holds it from now on.
+    func adopt(_ token: String) {
+        heldBefore = held
+        held = token
+    }
 
     init(uuid: String, sessionID: String, identity: SimIdentity, token: String) {
         self.uuid = uuid
@@ -101,6 +114,11 @@ struct OpRecord {
     /// For refresh: the presented token was one this session delivered and has since replaced,
     /// outside every grace window (by the stored record at the start): reuse.
     var reuseAtStart = false
+    /// The same judged at the answer, whatever revoked the session since (reuse only grows: a
+    /// token that was reuse when the function read the record still is).
+    var reuseAtEnd = false
+    /// The token this operation presented, when it is one of the session's.
+    var presented: String?
     var revokedAtEnd = false
     /// For a sign-in that succeeded: the account it reached.
     var reached: String?
@@ -183,6 +201,12 @@ final class SimulationWorld: @unchecked Sendable {
             purchaseOperation(actor: actor, session: s)
             return
         }
+        // A phone's life (v5): a refresh interrupted for minutes to hours; an extension a moment stale.
+        if scheduler.rng.chance(0.05) {
+            scheduler.rng.chance(0.7)
+                ? interruptedRefresh(actor: actor, session: s) : staleExtension(actor: actor, session: s)
+            return
+        }
         if s.shownProviders.count > 1 && scheduler.rng.chance(0.35) { choice = 52 }
         switch choice {
         case 0..<30:
@@ -196,7 +220,7 @@ final class SimulationWorld: @unchecked Sendable {
                 })
             {
                 s.delivered.append(token)
-                if !drop { s.held = token }
+                if !drop { s.adopt(token) }
             }
         case 30..<38:
             _ = run(actor, "signOut", session: s) { service throws(AccountError) in
@@ -255,6 +279,7 @@ final class SimulationWorld: @unchecked Sendable {
             // owner has just rotated out (copied a moment before), so the thief's refresh is a
             // grace rotation and the owner's current token becomes superseded.
             let victim = scheduler.rng.pick(sessions)
+            victim.honest = false
             let stolen =
                 victim.delivered.count > 1 && scheduler.rng.chance(0.5)
                 ? victim.delivered[victim.delivered.count - 2] : victim.held
@@ -268,6 +293,7 @@ final class SimulationWorld: @unchecked Sendable {
             }
         case 92..<96 where s.delivered.count > 1:
             let old = scheduler.rng.pick(Array(s.delivered.dropLast()))
+            s.honest = false
             if let token = run(
                 actor, "replay", session: s, presenting: old,
                 { service throws(AccountError) in
@@ -350,7 +376,12 @@ final class SimulationWorld: @unchecked Sendable {
         if let session { record.identityRetiredAtStart = linkRetired(session) }
         if let unlinked, let session { record.filesAtStart = files(of: unlinked, mappingTo: session.uuid) }
         record.transferTarget = transferTarget(of: name)
-        if let presenting, let session { record.reuseAtStart = isReuse(presenting, session) }
+        // Whatever presents a session's token counts (v5 revokes only for cause, whatever the action).
+        let presenting = presenting ?? (forged ? nil : session?.held)
+        if let presenting, let session {
+            record.reuseAtStart = isReuse(presenting, session)
+            record.presented = presenting
+        }
         scheduler.note("op \(id) actor \(actor): \(name) starts")
         scheduler.beginOperation(actor, id: id, deadlineMs: 10_000)
         scheduler.slots[actor].function = SimulatedFunction(operation: name)
@@ -369,6 +400,7 @@ final class SimulationWorld: @unchecked Sendable {
         }
         record.endMs = scheduler.clock
         if let unlinked, let session { record.filesAtEnd = files(of: unlinked, mappingTo: session.uuid) }
+        if let presenting, let session { record.reuseAtEnd = isReuse(presenting, session, evenIfRevoked: true) }
         if let session {
             // A deleted record (list clears ended ones) is as revoked as a session can be.
             let stored = scheduler.s3.json(AccountKeys.session(session.uuid, session.sessionID))
@@ -390,22 +422,31 @@ final class SimulationWorld: @unchecked Sendable {
         return doc.retired.contains { $0.linkID == linkID } && !doc.follows(s.identity, linkID: linkID)
     }
 
-    /// The contract's reuse rule, judged from the stored record and what the session delivered:
-    /// a token it delivered that is neither current nor the just-rotated one within the grace,
-    /// nor superseded within the grace of the last normal rotation.
-    private func isReuse(_ token: String, _ s: HeldSession) -> Bool {
+    /// The contract's reuse rule (v5), judged from the stored record and what the session
+    /// delivered: a token it delivered that is neither current, nor the just-rotated one within
+    /// the grace or while the current token is unpresented, nor superseded within the grace of
+    /// when it was superseded.
+    func isReuse(_ token: String, _ s: HeldSession, evenIfRevoked: Bool = false) -> Bool {
         guard s.delivered.contains(token),
             let o = scheduler.s3.json(AccountKeys.session(s.uuid, s.sessionID))?.objectValue,
-            o["revokedAt"]?.isNull ?? true, let expires = o["expiresAt"]?.stringValue.flatMap(ISO8601.parse),
-            scheduler.clock < expires
+            evenIfRevoked || o["revokedAt"]?.isNull ?? true,
+            let expires = o["expiresAt"]?.stringValue.flatMap(ISO8601.parse), scheduler.clock < expires
         else { return false }
         let hash = RefreshToken.parse(token)!.hash
+        func within(_ since: Int64?) -> Bool {
+            since.map { scheduler.clock - $0 <= settings.refreshReuseGraceSeconds * 1000 } ?? false
+        }
         if o["current"]?["hash"]?.stringValue == hash { return false }
         let rotatedAt = o["previous"]?["rotatedAt"]?.stringValue.flatMap(ISO8601.parse)
-        let inGrace = rotatedAt.map { scheduler.clock - $0 <= settings.refreshReuseGraceSeconds * 1000 } ?? false
-        let previous = o["previous"]?["hash"]?.stringValue == hash
-        let superseded = o["superseded"]?.arrayValue?.contains { $0.stringValue == hash } ?? false
-        return !((previous || superseded) && inGrace)
+        if o["previous"]?["hash"]?.stringValue == hash {
+            // `presentedAt` null: not presented; absent (a record from before v5): presented.
+            let unpresented = o["current"]?["presentedAt"]?.isNull ?? false
+            return !(within(rotatedAt) || unpresented)
+        }
+        let superseded = o["superseded"]?.arrayValue?.map { $0.stringValue } ?? []
+        guard let index = superseded.firstIndex(of: hash) else { return true }
+        let times = o["supersededAt"]?.arrayValue?.compactMap { $0.stringValue.flatMap(ISO8601.parse) } ?? []
+        return !within(times.count == superseded.count ? times[index] : rotatedAt)
     }
 
     private func files(of provider: IdentityProvider, mappingTo uuid: String) -> [SimIdentity: String] {

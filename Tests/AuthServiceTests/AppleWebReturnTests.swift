@@ -84,10 +84,6 @@ func appleReturnEvent(
         ("GET", "", "application/x-www-form-urlencoded", AppleWebReturnTests.apples),
         ("POST", "target=https%3A%2F%2Fevil.example", "application/x-www-form-urlencoded", AppleWebReturnTests.apples),
         ("POST", "", "application/json", AppleWebReturnTests.apples),
-        (
-            "POST", "", "application/x-www-form-urlencoded",
-            AppleWebReturnTests.apples + "&redirect_uri=https%3A%2F%2Fevil"
-        ),
         ("POST", "", "application/x-www-form-urlencoded", AppleWebReturnTests.form([("code", "c"), ("state", "s")])),
         (
             "POST", "", "application/x-www-form-urlencoded",
@@ -122,6 +118,18 @@ func appleReturnEvent(
         #expect(
             !(object?["body"]?.stringValue ?? "").contains("evil")
                 && !(object?["body"]?.stringValue ?? "").contains("eyJ"))
+    }
+
+    /// Issue 32: a field Apple may add later is dropped, not a 400 page; it goes nowhere (the
+    /// redirect carries Apple's known fields only, to the configured target).
+    @Test func aFieldAppleMayAddLaterIsDroppedNotRefused() throws {
+        let form = Self.apples + "&redirect_uri=https%3A%2F%2Fevil&new_field=%7B%22x%22%3A1%7D"
+        let (response, redirected) = AppleWebReturn.answer(appleReturnEvent(form: form), target: Self.appLink)
+        let location = (try? JSONParser.parse(response))?.objectValue?["headers"]?["location"]?.stringValue ?? ""
+        #expect(redirected && location.hasPrefix("https://photos.example.com/apple-return#"))
+        #expect(!location.contains("evil") && !location.contains("new_field") && location.contains("state=s-123"))
+        #expect(
+            AppleWebReturn.form(appleReturnEvent(form: form))?.map(\.0) == ["id_token", "code", "state", "user"])
     }
 
     @Test func unconfiguredTheReturnURLRefusesEverything() {

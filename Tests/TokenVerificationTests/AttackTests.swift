@@ -192,6 +192,38 @@ import Testing
         expectRefused(h.verify(missing, .google, nonce: "n-123"), .invalid, "token has no nonce", token: missing)
     }
 
+    /// Issue 32 (Apple's web flow): an ID token minted for the web flow's Services ID went
+    /// through a browser and a redirect; without the request's nonce anyone who saw it could sign
+    /// in with it. It counts only with its nonce; the app's own (bundle id) tokens keep the
+    /// optional nonce.
+    @Test func aServicesIDTokenCountsOnlyWithItsNonce() throws {
+        let web = "com.example.photos.android"
+        let h = try Harness {
+            $0.apple.audiences.append(web)
+            $0.apple.nonceRequired = [web]
+        }
+        let hashed = SHA256.hexHash(Array("raw-web-nonce".utf8))
+        let withNonce = try h.token(.apple, claims: ["aud": .string(web), "nonce": .string(hashed)])
+        expectRefused(h.verify(withNonce, .apple), .invalid, "needs the request's nonce", token: withNonce)
+        #expect(h.verify(withNonce, .apple, nonce: "raw-web-nonce").identity?.subject == Harness.appleSub)
+        let bare = try h.token(.apple, claims: ["aud": .string(web)])
+        expectRefused(h.verify(bare, .apple), .invalid, "needs the request's nonce", token: bare)
+        expectRefused(h.verify(bare, .apple, nonce: "raw-web-nonce"), .invalid, "token has no nonce", token: bare)
+        let listed = try h.token(
+            .apple, claims: ["aud": ["com.example.other", .string(web)], "nonce": .string(hashed)])
+        expectRefused(h.verify(listed, .apple), .invalid, "needs the request's nonce", token: listed)
+        #expect(h.verify(try h.token(.apple), .apple).identity != nil, "the app's own audience: nonce optional")
+    }
+
+    /// `APPLE_WEB_AUDIENCES` is accepted without repeating it in `APPLE_AUDIENCES`.
+    @Test func theWebAudiencesAreAcceptedAndNeedTheNonce() throws {
+        let config = try VerifierConfiguration.from(environment: {
+            ["APPLE_AUDIENCES": "com.example.photos", "APPLE_WEB_AUDIENCES": "com.example.web, com.example.photos"][$0]
+        })
+        #expect(config.apple.audiences == ["com.example.photos", "com.example.web"])
+        #expect(config.apple.nonceRequired == ["com.example.web", "com.example.photos"])
+    }
+
     // MARK: Header parameters that point at keys
 
     @Test func jkuHeaderIsRefused() throws {

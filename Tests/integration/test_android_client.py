@@ -234,8 +234,10 @@ def test_the_return_url_stores_and_logs_nothing_and_refuses_everything_else(serv
     before = {o["Key"] for o in moto.s3().list_objects_v2(Bucket=moto.bucket).get("Contents", [])}
     status, location, _ = apple_post(server, apples)
     assert status == 303 and location == f"{APP_LINK}#id_token={token}&code=c7f3a9c2e.0.ab&state=st-7f3a9c2e"
+    # A field Apple does not send today is dropped, never forwarded (issue 32): the target stays the configured one.
+    status, location, _ = apple_post(server, {**apples, "redirect_uri": "https://evil.example/steal"})
+    assert status == 303 and location == f"{APP_LINK}#id_token={token}&code=c7f3a9c2e.0.ab&state=st-7f3a9c2e"
     refusals = {
-        "another target": apple_post(server, {**apples, "redirect_uri": "https://evil.example/steal"}),
         "a target in the query": apple_post(server, apples, query="target=https%3A%2F%2Fevil.example"),
         "a GET": apple_post(server, "", method="GET", query=urllib.parse.urlencode(apples)),
         "a missing id_token": apple_post(server, {"state": "st-7f3a9c2e", "code": "c7f3a9c2e.0.ab"}),

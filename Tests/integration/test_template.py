@@ -47,7 +47,7 @@ APPSTORE_API_KEY_PARAMETER = ("arn:${AWS::Partition}:ssm:${AWS::Region}:${AWS::A
                               "parameter${AppStoreApiPrivateKeyParameter}")
 S3_OBJECT_ACTIONS = {"s3:GetObject", "s3:PutObject", "s3:DeleteObject", "s3:DeleteObjectVersion", "s3:PutObjectTagging",
                      "s3:AbortMultipartUpload"}
-CONTRACT_ENV = {"IDENTITY_BUCKET", "USER_ROLE_ARN", "APPLE_AUDIENCES", "GOOGLE_AUDIENCES", "CREDENTIALS_DURATION_SECONDS",
+CONTRACT_ENV = {"IDENTITY_BUCKET", "USER_ROLE_ARN", "APPLE_AUDIENCES", "APPLE_WEB_AUDIENCES", "GOOGLE_AUDIENCES", "CREDENTIALS_DURATION_SECONDS",
                 "REFRESH_TOKEN_TTL_SECONDS", "RECENT_AUTH_SECONDS", "REFRESH_REUSE_GRACE_SECONDS",
                 "FIREBASE_PROJECT_ID", "FIREBASE_JWKS_URL", "FIREBASE_ALLOW_ANONYMOUS", "METRICS_NAMESPACE"}
 
