@@ -61,16 +61,27 @@ public struct FunctionURLTransport: SignInTransport {
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.httpBody = event
         let (exchange, session, deadline) = (request, self.session, attemptTimeout + 1)
-        // The task deadline: whatever URLSession does with its timeouts, the attempt ends here.
-        return try await withThrowingTaskGroup(of: TransportAnswer.self) { group in
-            group.addTask { try await Self.exchange(exchange, over: session) }
-            group.addTask {
-                try await Task.sleep(for: .seconds(deadline))
-                throw SignInError.timedOut
+        // The task deadline: whatever URLSession does with its timeouts, the attempt ends here. The
+        // exchange is not awaited once the deadline has passed: after a process was frozen
+        // (SIGSTOP, an iOS suspension) both timers fire at once on resume, and FoundationNetworking
+        // can then hang in the cancel forever (a task group would wait for it).
+        let outcome = AttemptOutcome()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                outcome.wait(continuation)
+                let work = Task {
+                    do { outcome.finish(.success(try await Self.exchange(exchange, over: session))) } catch {
+                        outcome.finish(.failure(error))
+                    }
+                }
+                outcome.onAbandon { work.cancel() }
+                Task {
+                    try? await Task.sleep(for: .seconds(deadline))
+                    outcome.finish(.failure(SignInError.timedOut))
+                }
             }
-            defer { group.cancelAll() }
-            guard let first = try await group.next() else { throw SignInError.timedOut }
-            return first
+        } onCancel: {
+            outcome.finish(.failure(SignInError.cancelled))
         }
     }
 

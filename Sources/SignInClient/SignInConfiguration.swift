@@ -13,10 +13,18 @@ public struct SignInConfiguration: Sendable {
     /// `credentials()` refreshes when the cached credentials expire within this (default 5 minutes:
     /// long enough for the longest single S3 request or multipart part).
     public var credentialsMargin: TimeInterval
-    /// A refresh whose answer was lost is retried with the same token only while this much time has
-    /// passed since its first attempt: well inside the server's `REFRESH_REUSE_GRACE_SECONDS` (30).
-    public var refreshRetryWindow: TimeInterval
-    /// Pauses between those retries.
+    /// Ignored since contract v5: a refresh whose answer was lost is retried with the same token
+    /// whenever credentials are next needed, however much later (the server accepts it until its
+    /// successor is presented), so no window ends a session any more. Kept so that apps that set
+    /// it still build; it will be removed in the next major version.
+    @available(*, deprecated, message: "ignored since contract v5: a lost answer is retried whenever next needed")
+    public var refreshRetryWindow: TimeInterval {
+        get { ignoredRetryWindow }
+        set { ignoredRetryWindow = newValue }
+    }
+    var ignoredRetryWindow: TimeInterval = 20
+    /// Pauses between the attempts of one refresh (a lost answer, a throttle, an outage); after the
+    /// last, the refresh fails ("retry later") and the next call for credentials tries again.
     public var retryDelays: [TimeInterval]
     /// Credentials that arrived less than this ago are never refreshed again by the margin rule
     /// (a margin longer than the credentials' life must not turn into a refresh loop).
@@ -28,18 +36,31 @@ public struct SignInConfiguration: Sendable {
 
     public init(
         transport: any SignInTransport, store: any SessionStore, refreshPolicy: RefreshPolicy = .refreshes,
-        credentialsMargin: TimeInterval = 300, refreshRetryWindow: TimeInterval = 20,
-        retryDelays: [TimeInterval] = [0.5, 1, 2, 4], minimumRefreshInterval: TimeInterval = 10,
-        device: String? = nil, clock: @escaping @Sendable () -> Date = { Date() }
+        credentialsMargin: TimeInterval = 300, retryDelays: [TimeInterval] = [0.5, 1, 2, 4],
+        minimumRefreshInterval: TimeInterval = 10, device: String? = nil,
+        clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.transport = transport
         self.store = store
         self.refreshPolicy = refreshPolicy
         self.credentialsMargin = credentialsMargin
-        self.refreshRetryWindow = refreshRetryWindow
         self.retryDelays = retryDelays
         self.minimumRefreshInterval = minimumRefreshInterval
         self.device = device
         self.clock = clock
+    }
+
+    /// The v4 initializer: `refreshRetryWindow` is ignored (see the property).
+    @available(*, deprecated, message: "drop refreshRetryWindow: ignored since contract v5")
+    public init(
+        transport: any SignInTransport, store: any SessionStore, refreshPolicy: RefreshPolicy = .refreshes,
+        credentialsMargin: TimeInterval = 300, refreshRetryWindow: TimeInterval,
+        retryDelays: [TimeInterval] = [0.5, 1, 2, 4], minimumRefreshInterval: TimeInterval = 10,
+        device: String? = nil, clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.init(
+            transport: transport, store: store, refreshPolicy: refreshPolicy, credentialsMargin: credentialsMargin,
+            retryDelays: retryDelays, minimumRefreshInterval: minimumRefreshInterval, device: device, clock: clock)
+        ignoredRetryWindow = refreshRetryWindow
     }
 }

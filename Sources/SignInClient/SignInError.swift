@@ -56,7 +56,8 @@ public enum SignInError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Worth the same call again, with the same token: nothing was consumed on the server, or the
-    /// answer that consumed it never reached us (a retry inside the grace gets a new one).
+    /// answer that consumed it never reached us (a retry gets a new one: v5 accepts the rotated-out
+    /// token until its successor is presented).
     var isRetryable: Bool {
         switch self {
         case .offline, .timedOut, .answerLost, .unavailable, .malformedAnswer: return true
@@ -68,7 +69,7 @@ public enum SignInError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The function may have run and rotated the token without our reading its answer: a timeout,
     /// an answer lost or unreadable, a 5xx from behind the front door. Not an envelope (a failed
     /// call consumes nothing), not a request that never left, not a throttle (429, 503: Lambda did
-    /// not invoke). Such a token is presented again only inside the grace (`unansweredSince`).
+    /// not invoke). The token stays marked (`unansweredSince`) and is retried whenever next needed.
     var mayHaveRotated: Bool {
         switch self {
         case .timedOut, .answerLost, .malformedAnswer: return true

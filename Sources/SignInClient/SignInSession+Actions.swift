@@ -36,8 +36,9 @@ extension SignInSession {
     /// Signs out here at once (nothing stored, `signedOut(.userSignedOut)`, even while the store
     /// cannot be read: the user asked to be out), then tells the server; returns whether the server
     /// confirmed (false when offline, or with no token it may present: the session then simply
-    /// expires there). Never presents a token whose refresh answer was lost past its window (that
-    /// could be reuse); a read-only process presents only the token its store holds now.
+    /// expires there). The main app presents its token even while a refresh of it went unanswered
+    /// (v5: `signout` takes the just-rotated token); a read-only process presents only the token
+    /// its store holds now.
     @discardableResult
     public func signOut() async -> Bool {
         try? loadIfNeeded()
@@ -52,7 +53,7 @@ extension SignInSession {
             }
         }
         guard session != nil || loadState == .unreadable else { return false }
-        let token = presentable.flatMap { mayPresent($0) ? $0.refreshToken : nil }
+        let token = presentable?.refreshToken
         end(.userSignedOut)
         guard let token else { return false }
         let request = SessionRequest(refreshToken: token, action: .signout)
@@ -142,9 +143,13 @@ extension SignInSession {
     /// Runs a call that presents the current token: in the lane (never beside a refresh that is
     /// rotating it), dropped if the session changed meanwhile, and ending the session on a
     /// definitive answer. The main app first settles a refresh whose answer it never read (any
-    /// other action with that token would be refused). A read-only process presents only the
-    /// token its store holds now (the app may have rotated it), and an answer refusing a token the
-    /// store no longer holds ends nothing: it adopts the store's token and asks once more.
+    /// other action with that token would be refused), and confirms a `SESSION_INVALID` by one
+    /// refresh before ending anything: it may only have been behind (another process rotated, or
+    /// an answer was lost; v5 refuses the just-rotated token there without revoking). The refresh
+    /// succeeding, the call is made once more with the new token; `SESSION_INVALID` to it ends the
+    /// session. A read-only process presents only the token its store holds now (the app may have
+    /// rotated it), and an answer refusing a token the store no longer holds, or holds marked,
+    /// ends nothing: it adopts the store's token and asks once more (or is told to retry later).
     func withToken<Answer: Decodable & Sendable, Request: Encodable & Sendable>(
         _ function: SignInFunction, action: String, as type: Answer.Type,
         _ makeRequest: @escaping @Sendable (String) -> Request
@@ -154,7 +159,8 @@ extension SignInSession {
         guard let current = session else { throw .notSignedIn }
         let readOnly = configuration.refreshPolicy == .readOnly
         if !readOnly && current.unansweredSince != nil { _ = try await validSession(force: true) }
-        for _ in 0..<2 {
+        var confirmed = false
+        for _ in 0..<3 {
             if readOnly { try adoptStoredSession() }
             let asked = generation
             do throws(SignInError) {
@@ -166,6 +172,11 @@ extension SignInSession {
                 }
             } catch {
                 if readOnly, SignOutReason(error) != nil, storeMovedOn(from: asked) { continue }
+                if !readOnly, !confirmed, error.code == .sessionInvalid, asked == generation {
+                    confirmed = true
+                    _ = try await validSession(force: true)  // SESSION_INVALID to it ends the session there
+                    continue
+                }
                 endIfDefinitive(error, generation: asked)
                 throw error
             }

@@ -27,13 +27,14 @@ extension SignInSession {
     }
 
     /// After a definitive answer to the token presented under `asked`: true when the store holds
-    /// another token by now (the app rotated meanwhile), so the answer is about a token this
-    /// process must forget, not a reason to end anything.
+    /// another token by now (the app rotated meanwhile), or the same one marked in flight (the app's
+    /// refresh of it left after we read the store: v5 refuses it to us without revoking), so the
+    /// answer is about a token this process must forget or wait for, not a reason to end anything.
     func storeMovedOn(from asked: UInt64) -> Bool {
         guard asked == generation, let presented = session?.refreshToken else { return false }
         guard let data = try? configuration.store.load(), let stored = try? StoredSession.decode(data) else {
             return false
         }
-        return stored.refreshToken != presented
+        return stored.refreshToken != presented || stored.unansweredSince != nil
     }
 }

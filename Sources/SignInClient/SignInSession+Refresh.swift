@@ -10,7 +10,8 @@ extension SignInSession {
     /// The session, refreshed first when `force` is set or its credentials expire within the
     /// margin. The rules (docs/client.md, "Refresh discipline"):
     /// - one refresh in flight per session, keyed by the token it presents; everyone joins it;
-    /// - when none is in flight, the store is re-read first (another process may have rotated);
+    /// - when none is in flight, the store is re-read first (another process may have rotated, or
+    ///   may have an attempt of the same token at the server now: then it is waited for);
     /// - `replacing`: refresh only if these are still the current credentials (S3's ExpiredToken).
     func validSession(force: Bool, replacing stale: String? = nil) async throws(SignInError) -> StoredSession {
         for _ in 0..<4 {
@@ -30,6 +31,7 @@ extension SignInSession {
                 }
                 throw .refreshNotAllowed
             }
+            if await waitedForAnotherProcess(current) { continue }
             let token = current.refreshToken
             let generation = self.generation
             let task = Task<StoredSession, any Error> {
@@ -47,25 +49,22 @@ extension SignInSession {
     /// of the last answer, whatever the clocks say (one more rotation would not make the
     /// credentials any newer); a device clock that went back since then does not count as recent.
     func needsRefresh(_ session: StoredSession) -> Bool {
-        let now = configuration.clock()
-        let sinceReceived = now.timeIntervalSince(session.receivedAt)
-        if sinceReceived >= 0 && sinceReceived < configuration.minimumRefreshInterval { return false }
-        let left = session.credentials.expiration.timeIntervalSince(session.serverNow(deviceNow: now))
+        if receivedRecently(session) { return false }
+        let left = session.credentials.expiration.timeIntervalSince(session.serverNow(deviceNow: configuration.clock()))
         return left <= configuration.credentialsMargin
     }
 
-    /// A refresh whose answer was not read, still inside the window where its token may be
-    /// presented again: settle it now (the same token, a new answer) rather than at expiry.
-    func isUnsettled(_ session: StoredSession) -> Bool {
-        configuration.refreshPolicy == .refreshes && session.unansweredSince != nil && mayPresent(session)
+    func receivedRecently(_ session: StoredSession) -> Bool {
+        let sinceReceived = configuration.clock().timeIntervalSince(session.receivedAt)
+        return sinceReceived >= 0 && sinceReceived < configuration.minimumRefreshInterval
     }
 
-    /// Whether `session`'s token may be presented now: no refresh of it went unanswered, or the
-    /// first that did started less than `refreshRetryWindow` ago (a clock gone back: past it).
-    func mayPresent(_ session: StoredSession) -> Bool {
-        guard let since = session.unansweredSince else { return true }
-        let elapsed = configuration.clock().timeIntervalSince(since)
-        return elapsed >= 0 && elapsed < configuration.refreshRetryWindow
+    /// A refresh of this token left and no answer was read (here, in an earlier process, or by a
+    /// process that is gone): settle it at the next call, with the same token, however late
+    /// (contract v5), unless credentials just arrived (a store that cannot be written keeps the
+    /// token marked: that must not turn into a refresh at every call).
+    func isUnsettled(_ session: StoredSession) -> Bool {
+        configuration.refreshPolicy == .refreshes && session.unansweredSince != nil && !receivedRecently(session)
     }
 
     /// Adopts a newer session another process wrote to a shared store. The main app adopts only a
@@ -93,32 +92,30 @@ extension SignInSession {
         return true
     }
 
-    /// One refresh: the same token on every attempt. An attempt whose answer we could not read
-    /// (lost, timed out, unreadable, a 5xx from behind the front door) may have rotated the token:
-    /// the session records when (`unansweredSince`, stored), and the token is presented again only
-    /// while that is within the retry window, inside the server's grace; past it, never (it would
-    /// be reuse and revoke the session): the session ends here instead. The answer is adopted only
-    /// if the session is still the one that asked (same generation and token).
+    /// One refresh: the same token on every attempt, each marked in the store before it leaves
+    /// (SignInSession+InFlight.swift); a mark that cannot be stored sends nothing. An attempt
+    /// whose answer we could not read (lost, timed out, unreadable, a 5xx from behind the front
+    /// door) may have rotated the token: it is retried on the backoff, and after it whenever the
+    /// token is next needed, with no time limit (contract v5: the server accepts it until its
+    /// successor is presented). Only a definitive answer ends the session. The answer is adopted
+    /// only if the session is still the one that asked (same generation and token).
     func performRefresh(presenting token: String, generation: UInt64) async throws(SignInError) -> StoredSession {
         defer {
             if let flight, flight.token == token, flight.generation == generation { self.flight = nil }
         }
         guard generation == self.generation, let current = session else { throw .sessionChanged }
         guard current.refreshToken == token else { return current }
-        let started = configuration.clock()
+        var mayHaveRotated = current.unansweredSince != nil
         var delays = configuration.retryDelays[...]
         while true {
-            try presentable(token)
-            let attempt = configuration.clock()
+            try markInFlight(token)
             do throws(SignInError) {
                 let answer = try await call(
                     .refresh, SessionRequest(refreshToken: token, action: .refresh), action: "refresh",
                     as: RefreshAnswer.self)
                 // A late answer after sign-out or an account switch belongs to a session that is gone.
                 guard generation == self.generation, let previous = session else { throw SignInError.sessionChanged }
-                let next = rotated(previous, by: answer)
-                persist(next)  // before anyone sees it; a failed write keeps `next` in memory and retries
-                session = next
+                let next = settle(previous, by: answer, presented: token)
                 publish(.refreshed(next.user))
                 return next
             } catch {
@@ -127,15 +124,13 @@ extension SignInSession {
                     end(reason)
                     throw error
                 }
-                if error.mayHaveRotated { markUnanswered(since: attempt) }
-                let windowStart = session?.unansweredSince ?? started
-                let elapsed = configuration.clock().timeIntervalSince(windowStart)
-                if error.isRetryable, let delay = delays.popFirst(), elapsed + delay < configuration.refreshRetryWindow
-                {
+                if error.mayHaveRotated { mayHaveRotated = true }
+                if error.isRetryable, let delay = delays.popFirst() {
                     try? await Task.sleep(for: .seconds(delay))
                     guard generation == self.generation else { throw .sessionChanged }
                     continue
                 }
+                if !mayHaveRotated { clearInFlightMark(token) }
                 throw error
             }
         }
@@ -151,23 +146,6 @@ extension SignInSession {
             user: data.user, signInProvider: previous.signInProvider, signedInAt: previous.signedInAt,
             receivedAt: received, rotation: previous.rotation + 1,
             serverClockOffset: answer.serverTime.map { $0.timeIntervalSince(received) } ?? previous.serverClockOffset)
-    }
-
-    /// Records (and stores, so a relaunch or an extension knows) that the current token may have
-    /// been rotated by an attempt started at `attempt`; the first such attempt counts.
-    func markUnanswered(since attempt: Date) {
-        guard var current = session, current.unansweredSince == nil else { return }
-        current.unansweredSince = attempt
-        session = current
-        persist(current)
-    }
-
-    /// Throws unless `token` may be presented now: a token with an unanswered attempt only inside
-    /// the retry window of it (the server's grace); past it the session ends here, unpresented.
-    func presentable(_ token: String) throws(SignInError) {
-        guard let current = session, current.refreshToken == token, !mayPresent(current) else { return }
-        end(.sessionEnded)
-        throw .notSignedIn
     }
 
     /// Starts a foreground ticker: every `interval`, `credentials()` (which refreshes within the

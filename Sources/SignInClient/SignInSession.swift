@@ -18,6 +18,8 @@ public actor SignInSession {
     }
 
     let configuration: SignInConfiguration
+    /// Names this object in the store's in-flight mark: another process tells its own attempts from ours.
+    let instanceID = UUID().uuidString
     var session: StoredSession?
     var loadState = LoadState.notLoaded
     /// Grows at every sign-in, sign-out and end of session: an answer to a call made under an
@@ -26,7 +28,8 @@ public actor SignInSession {
     var flight: Flight?
     /// The lane's last operation: token-presenting calls run one after another.
     var lane: Task<Void, Never>?
-    /// A store write that failed: the session in memory is newer than the store until it succeeds.
+    /// A store write that failed (a user update, a sign-in, a sign-out; never a rotated token, which
+    /// is kept only once stored): memory is newer than the store until it succeeds.
     var pendingStoreChange = PendingStoreChange.none
     var storeRetry: Task<Void, Never>?
     var observers: [UUID: AsyncStream<AuthState>.Continuation] = [:]

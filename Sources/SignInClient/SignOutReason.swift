@@ -3,9 +3,9 @@ public enum SignOutReason: Sendable, Equatable {
     case noSession
     /// `signOut()` in this process, or the main app signed out (seen by a read-only extension).
     case userSignedOut
-    /// `SESSION_INVALID`: expired, signed out elsewhere, revoked after token reuse, identity unlinked;
-    /// or, here, a refresh whose answer was never read and whose token's grace has passed (it is
-    /// not presented again: that would be reuse).
+    /// `SESSION_INVALID` to a refresh (to any other action, once a refresh confirmed it): expired,
+    /// signed out elsewhere, revoked after token reuse, identity unlinked. Never time, a lost
+    /// answer or a process death (contract v5).
     case sessionEnded
     /// `ACCOUNT_NOT_FOUND` on a session: the account is gone.
     case accountNotFound

@@ -22,11 +22,18 @@ struct StoredSession: Codable, Sendable, Equatable {
     /// The server's clock minus the device's, measured at the last answer (`meta.timestamp`):
     /// expiry is judged on the server's clock, so a device clock hours off changes nothing.
     var serverClockOffset: TimeInterval? = nil
-    /// Set when a refresh presenting `refreshToken` may have reached the function and rotated it
-    /// without our reading the answer (the first such attempt's start, device clock). Such a token
-    /// is presented again only inside `refreshRetryWindow` of this, i.e. inside the server's
-    /// grace; never after it. Cleared by the next answer read.
+    /// Set before a refresh presenting `refreshToken` leaves (the first attempt's start, device
+    /// clock), and stored first: until an answer is read, the server may have rotated the token.
+    /// A relaunch, another process and an extension read it (an extension presents nothing while it
+    /// is set; v4 extensions read the same field). The token is retried, whenever it is next needed
+    /// (contract v5: the server keeps accepting it until its successor is presented). Cleared by the
+    /// next answer read, and by a failure that consumed nothing.
     var unansweredSince: Date? = nil
+    /// The `SignInSession` (one per process) whose attempt last left with this token, and when: a
+    /// refreshing process that finds another's attempt younger than the attempt bound waits for it
+    /// (it may be at the server right now) instead of presenting the same token beside it.
+    var inFlightOwner: String? = nil
+    var inFlightAt: Date? = nil
 
     /// Now on the server's clock.
     func serverNow(deviceNow: Date) -> Date { deviceNow.addingTimeInterval(serverClockOffset ?? 0) }

@@ -112,17 +112,17 @@ struct Harness {
             networkAllowance: allowance)
     }
 
-    /// `--window` shortens the retry window when the test shortened the server's grace.
+    /// A session with the defaults an app has (v5: no retry window; `retryDelays` shortens one
+    /// refresh's backoff where a scenario wants it short).
     func session(
-        store: (any SessionStore)? = nil, transport: FunctionURLTransport? = nil, retryWindow: TimeInterval? = nil,
-        refreshPolicy: SignInConfiguration.RefreshPolicy = .refreshes
+        store: (any SessionStore)? = nil, transport: FunctionURLTransport? = nil,
+        retryDelays: [TimeInterval] = [0.5, 1, 2, 4], refreshPolicy: SignInConfiguration.RefreshPolicy = .refreshes
     ) -> SignInSession {
         let clock = self.clock
         return SignInSession(
             configuration: SignInConfiguration(
                 transport: transport ?? self.transport(), store: store ?? self.store, refreshPolicy: refreshPolicy,
-                refreshRetryWindow: retryWindow ?? Double(arguments["window"]) ?? 20, device: "client-check",
-                clock: { clock.now() }))
+                retryDelays: retryDelays, device: "client-check", clock: { clock.now() }))
     }
 
     func storedData() -> Data? { try? store.inner.load() }
@@ -138,6 +138,8 @@ func errorName(_ error: SignInError) -> String {
     case .malformedAnswer(_, let path, _): return "malformed(\(path))"
     case .sessionChanged: return "sessionChanged"
     case .notSignedIn: return "notSignedIn"
+    case .refreshNotAllowed: return "refreshNotAllowed"
+    case .storeUnavailable: return "storeUnavailable"
     default: return "\(error)"
     }
 }

@@ -73,7 +73,7 @@ do {
         var errors: [String] = []
         let offline = harness.session(
             store: InMemorySessionStore(harness.storedData()),
-            transport: harness.transport(refresh: URL(string: "http://127.0.0.1:1/auth-refresh")!), retryWindow: 1)
+            transport: harness.transport(refresh: URL(string: "http://127.0.0.1:1/auth-refresh")!), retryDelays: [0.5])
         do { try await offline.refresh() } catch { errors.append(errorName(error)) }
         let offlineKept = await offline.currentUser != nil
         for _ in 0..<2 {  // the test armed "unavailable" then "stall" faults: the first refresh meets them all
@@ -127,6 +127,7 @@ do {
     default:
         var found = try await rulesCheck(harness)
         if found == nil { found = await suspensionCheck(harness) }
+        if found == nil { found = await phoneLifeCheck(harness) }
         guard let result = found else {
             FileHandle.standardError.write(Data("unknown scenario \(arguments.scenario)\n".utf8))
             exit(2)

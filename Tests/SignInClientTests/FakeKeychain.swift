@@ -13,6 +13,10 @@ import Foundation
 ///   `errSecItemNotFound`; SecItemDelete removes every match;
 /// - before the first unlock after a restart, `AfterFirstUnlock` items cannot be read or written:
 ///   `errSecInteractionNotAllowed` (here: every call, as for a store holding only such items);
+///   an app prewarmed then (iOS 15+ launches apps before the user opens them) reads
+///   `errSecItemNotFound` for an item that is there (luka-ios#134, firebase-ios-sdk#16505), and
+///   protected data is unavailable (files of class `completeUntilFirstUserAuthentication` cannot
+///   be opened) until the first unlock;
 /// - a group the caller is not entitled to, or the data-protection keychain for a caller with no
 ///   keychain entitlement at all (an unsigned macOS tool), is `errSecMissingEntitlement`.
 final class FakeKeychain: @unchecked Sendable {
@@ -26,12 +30,19 @@ final class FakeKeychain: @unchecked Sendable {
     private let lock = NSLock()
     private var items: [Item] = []
     private var isLocked = false
+    private var prewarmed = false
     /// What SecItemCopyMatching hands back instead of the data (another result type), if set.
     var resultOverride: (any Sendable)?
 
     var all: [Item] { lock.withLock { items } }
-    func lockBeforeFirstUnlock() { lock.withLock { isLocked = true } }
+    func lockBeforeFirstUnlock(prewarmed: Bool = false) {
+        lock.withLock {
+            isLocked = true
+            self.prewarmed = prewarmed
+        }
+    }
     func unlock() { lock.withLock { isLocked = false } }
+    var protectedDataAvailable: Bool { lock.withLock { !isLocked } }
     func insert(_ item: Item) { lock.withLock { items.append(item) } }
 
     /// One process on the device: its keychain-access-groups (the first is its default group).
@@ -46,7 +57,10 @@ final class FakeKeychain: @unchecked Sendable {
         /// Runs just before an add: another process's add landing between our update and add.
         var beforeAdd: (@Sendable () -> Void)?
 
+        func isProtectedDataAvailable() -> Bool { keychain.protectedDataAvailable }
+
         func copyData(_ item: KeychainItem) -> KeychainRead {
+            if keychain.readsAsPrewarmed { return KeychainRead(status: KeychainStatus.itemNotFound, result: nil) }
             let found = keychain.run(self, item) { items, matches in
                 guard let first = matches.first else { return (KeychainStatus.itemNotFound, nil) }
                 return (KeychainStatus.success, keychain.resultOverride ?? items[first].data)
@@ -88,6 +102,9 @@ final class FakeKeychain: @unchecked Sendable {
             }.0
         }
     }
+
+    /// A prewarmed launch before the first unlock: a read finds nothing, whatever is stored.
+    var readsAsPrewarmed: Bool { lock.withLock { isLocked && prewarmed } }
 
     /// The checks every SecItem call makes, then `body` over the items the query matches.
     private func run(

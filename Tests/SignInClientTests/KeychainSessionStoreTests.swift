@@ -72,6 +72,26 @@ import Testing
         #expect(await session.currentUser != nil)
     }
 
+    /// Issue 32: a launch prewarmed before the first unlock reads `errSecItemNotFound` for the
+    /// stored session. That is "not readable now": `.unknown`, nothing cleared, read again later.
+    @Test func aPrewarmedLaunchBeforeTheFirstUnlockIsUnknownNotSignedOut() async throws {
+        let appStore = store(app, bundle: "com.example.photos.app")
+        try appStore.save(try Answers.sessionData())
+        keychain.lockBeforeFirstUnlock(prewarmed: true)
+        #expect(throws: SessionStoreError.self) { try appStore.load() }
+        let session = SignInSession(configuration: SignInConfiguration(transport: backend(), store: appStore))
+        var states = await session.authStates().makeAsyncIterator()
+        #expect(await states.next() == .unknown)
+        await #expect(throws: SignInError.self) { _ = try await session.credentials() }
+        #expect(keychain.all.count == 1)  // nothing cleared
+        keychain.unlock()
+        #expect(await session.currentUser != nil)  // read again: the session was there all along
+        guard case .signedIn = await states.next() else {
+            Issue.record("no signedIn state after the first unlock")
+            return
+        }
+    }
+
     @Test func anAddLandingBetweenOurUpdateAndOurAddIsUpdated() throws {
         var racing = app
         let other = appex

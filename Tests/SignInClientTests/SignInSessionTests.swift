@@ -123,18 +123,6 @@ final class Counter: @unchecked Sendable {
         #expect(await session.currentUser == nil)
     }
 
-    @Test func aFailedStoreWriteKeepsTheNewTokenInMemory() async throws {
-        let store = FailingStore()
-        let transport = backend()
-        let session = try await signedInSession(transport, store: store)
-        store.failures = 2
-        try await session.refresh()
-        try await session.refresh()
-        #expect(transport.presentedTokens() == ["rt-0", "rt-1"])
-        let stored = try StoredSession.decode(try #require(try store.load()))
-        #expect(stored.refreshToken == "rt-2")
-    }
-
     @Test func aNewerStoredFormatIsUnknownNotSignedOut() async throws {
         let store = InMemorySessionStore(Data(#"{"format": 99}"#.utf8))
         let session = SignInSession(configuration: SignInConfiguration(transport: backend(), store: store))

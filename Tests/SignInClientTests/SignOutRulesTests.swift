@@ -40,22 +40,6 @@ import Testing
         transport.events().compactMap { $0["action"] as? String }
     }
 
-    @Test func signOutNeverPresentsATokenPastItsWindow() async throws {
-        let server = Server()
-        let clock = TestClock()
-        let store = InMemorySessionStore()
-        let session = SignInSession(
-            configuration: SignInConfiguration(
-                transport: server.transport, store: store, retryDelays: [0.01, 0.01], clock: { clock.now() }))
-        _ = try await session.signIn(with: .apple, idToken: "id-token")
-        server.lose(true)
-        await #expect(throws: SignInError.answerLost(detail: "connection lost")) { try await session.refresh() }
-        clock.advance(25)  // past the 20 s window: rt-0 may have been rotated out more than the grace ago
-        #expect(await session.signOut() == false)
-        #expect(actions(server.transport) == ["refresh", "refresh", "refresh"])  // never presented again
-        #expect(try store.load() == nil)
-    }
-
     @Test func anExtensionPresentsNothingAtSignOutWhileTheStoreCannotBeRead() async throws {
         let server = Server()
         let store = LockedStoreTests.LockingStore()

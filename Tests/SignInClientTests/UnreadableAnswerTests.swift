@@ -31,28 +31,6 @@ import Testing
         #expect(transport.presentedTokens() == ["rt-0", "rt-0"])
     }
 
-    @Test func aTokenWhoseAnswerWasLostIsNeverPresentedAfterTheWindow() async throws {
-        let clock = TestClock()
-        let transport = backend { n in
-            if n <= 3 { throw SignInError.answerLost(detail: "connection lost") }
-            return nil
-        }
-        let store = InMemorySessionStore()
-        let session = SignInSession(
-            configuration: SignInConfiguration(
-                transport: transport, store: store, retryDelays: [0.01, 0.01], clock: { clock.now() }))
-        _ = try await session.signIn(with: .apple, idToken: "id-token")
-        await #expect(throws: SignInError.answerLost(detail: "connection lost")) { try await session.refresh() }
-        #expect(transport.presentedTokens() == ["rt-0", "rt-0", "rt-0"])
-        let marked = try StoredSession.decode(try #require(try store.load()))
-        #expect(marked.unansweredSince != nil)  // stored: a relaunch or an extension knows it too
-        clock.advance(25)  // past the 20 s window: the token may have been rotated more than the grace ago
-        await #expect(throws: SignInError.notSignedIn) { try await session.refresh() }
-        await #expect(throws: SignInError.notSignedIn) { _ = try await session.sessions() }
-        #expect(transport.presentedTokens().count == 3)  // never presented again
-        #expect(try store.load() == nil)
-    }
-
     @Test func anotherActionFirstSettlesALostRefreshInsideTheWindow() async throws {
         let transport = backend { n in n == 1 ? TransportAnswer(statusCode: 502, body: Data()) : nil }
         let session = SignInSession(

@@ -1,6 +1,7 @@
 """The refresh-token trail scripts/serve's server keeps (fingerprints, arrival times), read the way
 CONTRACT.md's "The app's clients" asks: no token presented after its grace, nothing refused or
-revoked. Shared by test_client.py and test_client_rules.py."""
+revoked (v4), or no token presented after its successor was presented (v5). Shared by
+test_client.py and test_client_rules.py."""
 
 
 def trail_text(trail: list[dict]) -> str:
@@ -22,3 +23,22 @@ def check_rules(trail: list[dict], grace: float) -> None:
             rotated_at.setdefault(t["presented"], t["arrived"])
     refused = [t for t in trail if t["status"] in (401, 403)]
     assert refused == [], f"refused or revoked:\n{trail_text(trail)}"
+
+
+def check_v5_rules(trail: list[dict]) -> None:
+    """Contract v5's client rule, read off the trail in arrival order: a token is never presented
+    once a token issued for it (its successor) has been presented, however late (the server
+    accepts the rotated-out token until then), and no answer refused a token (401/403)."""
+    ordered = sorted(trail, key=lambda t: t["arrived"])
+    predecessor: dict[str, str] = {}
+    retired: set[str] = set()
+    for t in ordered:
+        presented = t["presented"]
+        if presented is not None:
+            assert presented not in retired, f"{presented} presented after its successor\n{trail_text(ordered)}"
+            if presented in predecessor:
+                retired.add(predecessor[presented])
+        if t["action"] == "refresh" and t["status"] == 200 and t["issued"] and presented:
+            predecessor[t["issued"]] = presented
+    refused = [t for t in trail if t["status"] in (401, 403)]
+    assert refused == [], f"refused or revoked:\n{trail_text(ordered)}"

@@ -2,10 +2,13 @@
 before forwarding them: an attempt that reaches the function late, after the client may have
 given up on it (Lambda's front door has the request; the invocation starts later). A held request
 is forwarded whatever the client does meanwhile; its answer goes back only if the client is still
-there. ``events`` says, per request, whether it was held and whether the client got the answer.
+there. ``hold_answer`` holds the function's answer instead (the server has committed; the phone
+has not read it yet), then delivers or drops it: an app frozen or killed in the middle of a refresh.
+``events`` says, per request, whether it was held and whether the client got the answer.
 Every wait is bounded; threads are daemons; ``stop()`` closes the listening socket."""
 import http.client
 import json
+import socket
 import threading
 import time
 import urllib.parse
@@ -28,6 +31,7 @@ class DelayProxy:
         self.upstream = (parts.hostname, parts.port)
         self.lock = threading.Lock()
         self.holds: list[dict] = []
+        self.answer_holds: list[dict] = []
         self.events: list[dict] = []
         self.httpd = _Server(("127.0.0.1", 0), self._handler())
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
@@ -48,6 +52,21 @@ class DelayProxy:
         with self.lock:
             self.holds.append({"function": function, "action": action, "seconds": min(seconds, MAX_HOLD_SECONDS),
                                "times": times})
+
+    def hold_answer(self, function: str, action: str, seconds: float, drop: bool = False, times: int = 1) -> None:
+        """The request goes on at once; its answer waits ``seconds``, then goes back, or (``drop``)
+        the connection is closed without one."""
+        with self.lock:
+            self.answer_holds.append({"function": function, "action": action, "times": times, "drop": drop,
+                                      "seconds": min(seconds, MAX_HOLD_SECONDS)})
+
+    def _take_answer_hold(self, function: str, action: str) -> dict | None:
+        with self.lock:
+            for hold in self.answer_holds:
+                if hold["function"] == function and hold["action"] == action and hold["times"] > 0:
+                    hold["times"] -= 1
+                    return dict(hold)
+        return None
 
     def _take_hold(self, function: str, action: str) -> float:
         with self.lock:
@@ -88,6 +107,20 @@ class DelayProxy:
                 if seconds:
                     time.sleep(seconds)
                 status, headers, out = proxy._forward(self.path, body, self.headers.get("content-type", ""))
+                answer_hold = proxy._take_answer_hold(function, action)
+                if answer_hold:
+                    time.sleep(answer_hold["seconds"])
+                if answer_hold and answer_hold["drop"]:
+                    self.close_connection = True
+                    try:
+                        self.connection.shutdown(socket.SHUT_RDWR)
+                    except OSError:
+                        pass
+                    with proxy.lock:
+                        proxy.events.append({"function": function, "action": action, "held": 0.0,
+                                             "answer_held": answer_hold["seconds"], "status": status,
+                                             "delivered": False})
+                    return
                 delivered = True
                 try:
                     self.send_response(status)

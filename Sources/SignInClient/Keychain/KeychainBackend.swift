@@ -14,6 +14,10 @@ package protocol KeychainBackend: Sendable {
     func update(_ item: KeychainItem, data: Data, accessibility: KeychainAccessibility) -> Int32
     /// SecItemDelete of the items the query matches.
     func delete(_ item: KeychainItem) -> Int32
+    /// Whether the device's protected data can be read now (it has been unlocked since it started).
+    /// An app prewarmed before the first unlock reads `errSecItemNotFound` for an item that is there
+    /// (luka-ios#134, firebase-ios-sdk#16505): "not found" counts only when this is true.
+    func isProtectedDataAvailable() -> Bool
 }
 
 /// What SecItemCopyMatching returned: its status and its result, as it came (the store checks

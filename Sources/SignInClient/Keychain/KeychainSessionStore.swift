@@ -106,7 +106,12 @@ public struct KeychainSessionStore: SessionStore {
             // A success whose result is not data is an error, never "nothing stored".
             guard let data = read.result as? Data else { throw SessionStoreError("keychain read returned no data") }
             return data
-        case KeychainStatus.itemNotFound: return nil
+        case KeychainStatus.itemNotFound:
+            // Before the first unlock (a prewarmed launch) "not found" is "not readable now": unknown.
+            guard backend.isProtectedDataAvailable() else {
+                throw KeychainStatus.error(KeychainStatus.interactionNotAllowed, "read")
+            }
+            return nil
         default: throw KeychainStatus.error(read.status, "read")
         }
     }

@@ -33,6 +33,26 @@ struct SecurityKeychainBackend: KeychainBackend {
 
     func delete(_ item: KeychainItem) -> Int32 { SecItemDelete(cfDictionary(attributes(item))) }
 
+    /// Probes a file of the same protection class as the item (`completeUntilFirstUserAuthentication`,
+    /// the file counterpart of `AfterFirstUnlock`): before the first unlock it cannot be opened, nor
+    /// created. Foundation only: UIApplication's `isProtectedDataAvailable` is main-actor bound,
+    /// unknown to extensions, and tracks the Complete class (false whenever the phone is locked,
+    /// where a background refresh must still read the item). macOS and Linux do not enforce the
+    /// class: there the probe always reads, as the keychain does.
+    func isProtectedDataAvailable() -> Bool {
+        guard
+            let directory = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first?
+                .appendingPathComponent("SignInClient", isDirectory: true)
+        else { return true }
+        let probe = directory.appendingPathComponent(".protected-data-probe")
+        if (try? Data(contentsOf: probe)) != nil { return true }
+        if FileManager.default.fileExists(atPath: probe.path) { return false }  // there, unreadable: locked
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return FileManager.default.createFile(
+            atPath: probe.path, contents: Data([1]),
+            attributes: [.protectionKey: FileProtectionType.completeUntilFirstUserAuthentication])
+    }
+
     private func attributes(_ item: KeychainItem) -> [String: Any] {
         var query: [String: Any] = [
             key(kSecClass): kSecClassGenericPassword, key(kSecAttrService): item.service,
