@@ -31,7 +31,8 @@ final class AttemptOutcome: @unchecked Sendable {
     }
 
     func finish(_ result: Result<TransportAnswer, any Error>) {
-        let (waiting, cancel) = lock.withLock { () -> (CheckedContinuation<TransportAnswer, any Error>?, (@Sendable () -> Void)?) in
+        let (waiting, cancel) = lock.withLock {
+            () -> (CheckedContinuation<TransportAnswer, any Error>?, (@Sendable () -> Void)?) in
             guard !finished else { return (nil, nil) }
             finished = true
             guard let continuation else {
