@@ -197,9 +197,23 @@ def test_previous_token_after_grace_is_reuse(svc):
     sub, data = signup_apple(svc)
     t0 = data["refreshToken"]
     t1 = ok(fast.invoke({"refreshToken": t0}))["refreshToken"]
+    # v5: the old token is reuse once its successor has been presented (list records it).
+    ok(fast.invoke({"refreshToken": t1, "action": "list"}))
     time.sleep(2.2)
     assert code(fast.invoke({"refreshToken": t0})) == "SESSION_INVALID"
     assert code(fast.invoke({"refreshToken": t1})) == "SESSION_INVALID", "reuse must revoke the session"
+
+
+def test_a_late_retry_while_the_successor_is_unpresented_is_answered(svc):
+    """Contract v5: a phone's life never ends a session; the retry after the grace gets a new token."""
+    fast = svc.start("auth-refresh", REFRESH_REUSE_GRACE_SECONDS=1)
+    sub, data = signup_apple(svc)
+    t0 = data["refreshToken"]
+    lost = ok(fast.invoke({"refreshToken": t0}))["refreshToken"]
+    time.sleep(2.2)
+    t2 = ok(fast.invoke({"refreshToken": t0}))["refreshToken"]
+    assert t2 != lost
+    ok(fast.invoke({"refreshToken": t2, "action": "list"}))
 
 
 def test_concurrent_refreshes_leave_exactly_one_working_token(svc):
