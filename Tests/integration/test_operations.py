@@ -40,7 +40,8 @@ def test_reuse_is_counted_and_account_changes_are_audited(svc):
     ok(refresh.invoke({"refreshToken": second, "action": "list"}))  # v5: presented, so the old one is reuse
     refused(refresh.invoke({"refreshToken": first}), "SESSION_INVALID", "the replaced token again")
     emf = log_records(refresh.logs(), "_aws")
-    assert [r["ReuseDetected"] for r in emf] == [0, 1], f"reuse counts {[r['ReuseDetected'] for r in emf]}"
+    counts = [r["ReuseDetected"] for r in emf if "ReuseDetected" in r]
+    assert counts[-1] == 1 and sum(counts) == 1, f"reuse counts {counts}"
 
     uuid = data["user"]["serviceUserID"]
     fresh = ok(svc.signin(provider="apple", idToken=svc.idp.apple_token(sub), intent="signin"))["refreshToken"]
