@@ -60,21 +60,25 @@ public struct FunctionURLTransport: SignInTransport {
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.httpBody = event
-        let (exchange, session, deadline) = (request, self.session, attemptTimeout + 1)
+        let deadline = attemptTimeout + 1
         // The task deadline: whatever URLSession does with its timeouts, the attempt ends here. The
         // exchange is not awaited once the deadline has passed: after a process was frozen
-        // (SIGSTOP, an iOS suspension) both timers fire at once on resume, and FoundationNetworking
-        // can then hang in the cancel forever (a task group would wait for it).
+        // (SIGSTOP, an iOS suspension) both timers fire at once on resume. The exchange is a
+        // completion-handler data task, never an async `data(for:)` cancelled through its Swift
+        // task: FoundationNetworking's cancel waits on the session's queue while holding that
+        // task's status lock, and the queue, finishing the transfer, waits for the same lock to
+        // resume it (a deadlock seen after SIGCONT). The abandoned task is cancelled off every
+        // lock, later, on a queue of its own.
         let outcome = AttemptOutcome()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 outcome.wait(continuation)
-                let work = Task {
-                    do { outcome.finish(.success(try await Self.exchange(exchange, over: session))) } catch {
-                        outcome.finish(.failure(error))
-                    }
+                let task = session.dataTask(with: request) { body, response, error in
+                    outcome.finish(Self.answer(body, response, error))
                 }
-                outcome.onAbandon { work.cancel() }
+                let abandoned = AbandonedTask(task)
+                outcome.onAbandon { DispatchQueue.global().async { abandoned.task.cancel() } }
+                task.resume()
                 Task {
                     try? await Task.sleep(for: .seconds(deadline))
                     outcome.finish(.failure(SignInError.timedOut))
@@ -85,16 +89,18 @@ public struct FunctionURLTransport: SignInTransport {
         }
     }
 
-    static func exchange(_ request: URLRequest, over session: URLSession) async throws -> TransportAnswer {
-        do {
-            let (body, response) = try await session.data(for: request)
-            return TransportAnswer(statusCode: (response as? HTTPURLResponse)?.statusCode, body: body)
-        } catch let error as URLError {
-            throw error.signInError
-        } catch {
-            throw SignInError.answerLost(detail: "transport failed")
-        }
+    static func answer(_ body: Data?, _ response: URLResponse?, _ error: (any Error)?) -> Result<TransportAnswer, any Error> {
+        if let error = error as? URLError { return .failure(error.signInError) }
+        if error != nil { return .failure(SignInError.answerLost(detail: "transport failed")) }
+        return .success(TransportAnswer(statusCode: (response as? HTTPURLResponse)?.statusCode, body: body ?? Data()))
     }
+}
+
+/// The data task an abandoned attempt cancels: URLSessionTask is thread-safe (its state is behind
+/// the session's own queue), which FoundationNetworking does not declare on every platform.
+private struct AbandonedTask: @unchecked Sendable {
+    let task: URLSessionDataTask
+    init(_ task: URLSessionDataTask) { self.task = task }
 }
 
 extension URLError {

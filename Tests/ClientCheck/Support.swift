@@ -29,22 +29,33 @@ final class MovableClock: @unchecked Sendable {
     func advance(by seconds: TimeInterval) { lock.withLock { offset += seconds } }
 }
 
-/// A file store whose next `failures` writes fail (a locked Keychain, a full disk).
+/// A file store whose writes fail when armed (a locked Keychain, a full disk): the next `count`
+/// writes after `skipping` that succeed.
 final class FlakyStore: SessionStore, @unchecked Sendable {
     let inner: FileSessionStore
     private let lock = NSLock()
+    private var skips = 0
     private var failures = 0
     private(set) var failed = 0
 
     init(path: String) { inner = FileSessionStore(url: URL(fileURLWithPath: path)) }
 
-    func failNextWrites(_ count: Int) { lock.withLock { failures = count } }
+    func failNextWrites(_ count: Int, skipping: Int = 0) {
+        lock.withLock {
+            failures = count
+            skips = skipping
+        }
+    }
     var failedWrites: Int { lock.withLock { failed } }
 
     func load() throws -> Data? { try inner.load() }
     func save(_ data: Data) throws {
         let fail = lock.withLock { () -> Bool in
             guard failures > 0 else { return false }
+            guard skips == 0 else {
+                skips -= 1
+                return false
+            }
             failures -= 1
             failed += 1
             return true
@@ -147,4 +158,13 @@ func errorName(_ error: SignInError) -> String {
 func emit(_ result: [String: Any]) {
     let data = try! JSONSerialization.data(withJSONObject: result, options: [.sortedKeys])
     print(String(decoding: data, as: UTF8.self))
+}
+
+/// One top-level field of the stored session's JSON (the store's format is the client's own; the
+/// check reads it as an app's extension on another version would).
+func storedField(_ name: String, _ harness: Harness) -> Any? {
+    guard let data = harness.storedData(),
+        let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+    else { return nil }
+    return object[name]
 }

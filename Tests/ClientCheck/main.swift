@@ -38,16 +38,25 @@ do {
         emit(["sessions": sessions.count, "current": sessions.contains { $0.current }])
 
     case "storefail":
-        // The store fails the next two writes: the rotated token lives on in memory, the next
-        // refresh presents it (not the stored, older one), and the owed write lands afterwards.
+        // Contract v5: the rotated token is stored before it is presented. A mark that cannot be
+        // stored sends nothing (storeUnavailable); a rotation that cannot be stored keeps the old,
+        // marked token (with the answer's credentials), and the next call presenting a token
+        // settles it first with that old token, which the server still answers.
         let session = harness.session()
         _ = try await signedIn(session)
-        harness.store.failNextWrites(2)
+        harness.store.failNextWrites(1)
+        var unstoredMark = ""
+        do { try await session.refresh() } catch { unstoredMark = errorName(error) }
+        let keptAfterMark = await session.currentUser != nil
+        harness.store.failNextWrites(1, skipping: 1)  // the mark is stored, the rotation is not
         try await session.refresh()
-        try await session.refresh()
-        _ = try await session.sessions()
-        let stored = harness.storedData()
-        emit(["failedWrites": harness.store.failedWrites, "storeHasSession": stored != nil])
+        let markedAfterRotation = storedField("unansweredSince", harness) != nil
+        let listed = try await session.sessions().count
+        emit([
+            "failedWrites": harness.store.failedWrites, "unstoredMark": unstoredMark, "keptAfterMark": keptAfterMark,
+            "markedAfterRotation": markedAfterRotation, "listed": listed, "storeHasSession": harness.storedData() != nil,
+            "storeSettled": storedField("unansweredSince", harness) == nil,
+        ])
 
     case "invalid":
         // Another holder of the same token signs the session out; our refresh gets SESSION_INVALID.

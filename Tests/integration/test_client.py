@@ -9,7 +9,7 @@ import uuid
 import pytest
 
 from conftest import BUILD_DIR, executable
-from token_trail import check_rules
+from token_trail import check_rules, check_v5_rules
 from signin_tools.serve import FunctionURLServer
 
 SCENARIO_TIMEOUT = 120
@@ -75,12 +75,23 @@ def test_a_lost_refresh_answer_is_retried_with_the_same_token(server, idp, tmp_p
         f"{'' if t['delivered'] else ' (answer dropped)'}" for t in server.trail))
 
 
-def test_a_failed_store_write_keeps_the_rotated_token_in_memory(server, idp, tmp_path):
+def test_a_store_that_cannot_be_written_keeps_the_old_token_and_presents_no_unstored_one(server, idp, tmp_path):
+    # Contract v5: the rotated token is stored before it is presented.
     result = run(server, idp, tmp_path, "storefail")
-    assert result == {"failedWrites": 2, "storeHasSession": True}, result
-    first, second = refreshes(server)
-    assert second["presented"] == first["issued"]  # the in-memory token, not the stored older one
-    check_rules(server.trail, GRACE)
+    assert result == {"failedWrites": 2, "unstoredMark": "storeUnavailable", "keptAfterMark": True,
+                      "markedAfterRotation": True, "listed": 1, "storeHasSession": True,
+                      "storeSettled": True}, result
+    signin = next(t for t in server.trail if t["function"] == "auth-signin")
+    # The mark could not be stored: that refresh never left. The rotation that could not be stored
+    # was settled by the list with the same, old token; the unstored token was never presented.
+    first, settled = refreshes(server)
+    assert first["presented"] == settled["presented"] == signin["issued"], (first, settled)
+    assert first["status"] == settled["status"] == 200 and first["issued"] != settled["issued"]
+    presented = [t["presented"] for t in server.trail if t.get("presented")]
+    assert first["issued"] not in presented
+    lists = [t for t in server.trail if t["action"] == "list"]
+    assert [t["presented"] for t in lists] == [settled["issued"]]
+    check_v5_rules(server.trail)
 
 
 def test_session_invalid_clears_the_store_and_signs_out(server, idp, tmp_path):
