@@ -89,7 +89,9 @@ public struct FunctionURLTransport: SignInTransport {
         }
     }
 
-    static func answer(_ body: Data?, _ response: URLResponse?, _ error: (any Error)?) -> Result<TransportAnswer, any Error> {
+    static func answer(
+        _ body: Data?, _ response: URLResponse?, _ error: (any Error)?
+    ) -> Result<TransportAnswer, any Error> {
         if let error = error as? URLError { return .failure(error.signInError) }
         if error != nil { return .failure(SignInError.answerLost(detail: "transport failed")) }
         return .success(TransportAnswer(statusCode: (response as? HTTPURLResponse)?.statusCode, body: body ?? Data()))

@@ -54,7 +54,8 @@ do {
         let listed = try await session.sessions().count
         emit([
             "failedWrites": harness.store.failedWrites, "unstoredMark": unstoredMark, "keptAfterMark": keptAfterMark,
-            "markedAfterRotation": markedAfterRotation, "listed": listed, "storeHasSession": harness.storedData() != nil,
+            "markedAfterRotation": markedAfterRotation, "listed": listed,
+            "storeHasSession": harness.storedData() != nil,
             "storeSettled": storedField("unansweredSince", harness) == nil,
         ])
 
