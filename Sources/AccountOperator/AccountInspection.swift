@@ -4,6 +4,7 @@ import AccountSessions
 import AccountStore
 import AccountSuspensions
 import PlatformSupport
+import PurchaseModel
 import StrictJSON
 
 /// Everything the service holds about one account, as `authctl show` and `export` present it
@@ -91,7 +92,7 @@ package struct AccountInspection: Sendable {
                         ("claimed", .bool(p.claimedBy == serviceUserID)), ("state", p.state ?? .null),
                     ]))
             })
-        o["entitlement"] = profile?.subscription ?? .null
+        o["entitlement"] = profile.map { Subscription.judged($0.subscription, nowMs: Clock.nowMilliseconds()) } ?? .null
         o["deletion"] = deletion?.json ?? .null
         if let objectKeys {
             o["objectKeys"] = .array(objectKeys.map(JSONValue.string))

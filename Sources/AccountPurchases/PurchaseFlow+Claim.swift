@@ -28,9 +28,9 @@ package struct ClaimOutcome: Sendable {
 /// 2. the purchase is listed in providers.json (`If-Match`, refused once the account is deleted:
 ///    the deletion commits in that document, so it sees every listed claim). This write is the
 ///    claim's commit against a disable (refused once the account is disabled, docs/decisions/
-///    accounts-and-sessions.md, "A disable is re-checked"): when the claim file is still to be
-///    made, a listing already there is written again unchanged, so that a disable stored since
-///    the account was read fails the `If-Match` and is seen;
+///    accounts-and-sessions.md, "A disable is re-checked"): a listing already there is written
+///    again unchanged, so that a disable stored since the account was read fails the `If-Match`
+///    and is seen (a repeat claim too, or it would rewrite a disabled account's profile);
 /// 3. the claim file, created only if absent; losing that race to another account takes the
 ///    listing back out and refuses;
 /// 4. the purchase's state (`purchases/apple-state/`): the newest of what is stored, the presented
@@ -66,8 +66,10 @@ extension PurchaseFlow {
             }
             existing = nil
         }
+        // Always a write of its own, a repeat claim's too: it is what decides on the account
+        // against a disable (issue 35, defect 10: a repeat claim rewrote a disabled profile).
         var account = try listPurchase(
-            purchase.originalTransactionID, in: auth.account, commit: existing == nil, deadline: deadline)
+            purchase.originalTransactionID, in: auth.account, commit: true, deadline: deadline)
         if existing == nil {
             let put = S3Put(key: key, body: Array(uuid.utf8), contentType: "text/plain", condition: .ifNoneMatch)
             switch try store.backend.put(put, deadline: deadline) {

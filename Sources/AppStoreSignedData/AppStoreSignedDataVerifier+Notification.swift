@@ -18,10 +18,12 @@ extension AppStoreSignedDataVerifier {
         let appData = try p.optionalObject("appData", context: "notification app data").map(notificationAppData)
         if let token = try p.optionalObject("externalPurchaseToken", context: "notification external purchase token") {
             // Apple's library: a token whose id starts with SANDBOX is the sandbox's.
-            let sandbox = try token.optionalString("externalPurchaseId")?.hasPrefix("SANDBOX") == true
+            // Checked against the deployment's environments like every other notification (v5).
+            let environment: AppStoreEnvironment =
+                try token.optionalString("externalPurchaseId")?.hasPrefix("SANDBOX") == true ? .sandbox : .production
+            try check(environment, token.context)
             try check(bundleID: try token.string("bundleId"), token.context)
-            try check(
-                appAppleID: try token.optionalInt64("appAppleId"), sandbox ? .sandbox : .production, token.context)
+            try check(appAppleID: try token.optionalInt64("appAppleId"), environment, token.context)
         }
         return AppStoreNotification(
             notificationType: notificationType, subtype: subtype, notificationUUID: notificationUUID, version: version,

@@ -8,6 +8,7 @@ import AccountSessions
 import AccountSignIn
 import AccountStore
 import PlatformSupport
+import PurchaseModel
 import StrictJSON
 import TokenVerification
 
@@ -139,7 +140,11 @@ extension Answer {
         Answer(
             data: .object(
                 JSONObject([
-                    ("status", .string(o.status.rawValue)), ("subscription", o.account.profile.subscription),
+                    ("status", .string(o.status.rawValue)),
+                    (
+                        "subscription",
+                        Subscription.judged(o.account.profile.subscription, nowMs: Clock.nowMilliseconds())
+                    ),
                     ("user", user(o.account)),
                 ])),
             log: appStoreAPI.map { [("appStoreAPI", .string($0))] } ?? [],
@@ -174,7 +179,9 @@ extension Answer {
                 ("createdAt", .string(p.createdAt)), ("lastUpdated", .string(p.lastUpdated)),
                 ("primaryProvider", .string(a.providers.primaryProvider.rawValue)),
                 ("providers", .array(a.providers.providers.map(provider))),
-                ("subscription", p.subscription), ("preferences", p.preferences),
+                // Judged against the clock when read (v5): nothing stays paid past its end.
+                ("subscription", Subscription.judged(p.subscription, nowMs: Clock.nowMilliseconds())),
+                ("preferences", p.preferences),
             ]))
     }
 

@@ -12,7 +12,9 @@ import PurchaseModel
 /// Function URL (docs/API.md, "Notifications"). The notification and its nested transaction and
 /// renewal info are verified like a signed transaction; the subscription of the account that
 /// claimed the purchase moves as the type says; `REVOKE` with `revocationType` `FAMILY_REVOKE`
-/// names the family member's own transaction, so only that purchase is revoked. Answers 200 when
+/// names the family member's own transaction, so only that purchase is revoked; an UPGRADE of the
+/// renewal preference moves the purchase to the new product at once, a billing retry without grace
+/// (`DID_FAIL_TO_RENEW` with no subtype) pays until `expiresDate` (contract v5). Answers 200 when
 /// processed, a duplicate, about an unclaimed purchase, of a type or shape that changes nothing
 /// (`RESCIND_CONSENT`, which carries `appData`, is audited), 400 when verification fails (Apple
 /// does not retry); 503 on a transient failure (Apple retries).
@@ -62,6 +64,15 @@ package struct AppStoreNotificationAction: Action {
             return (.active, t.expiresDate)
         case "DID_FAIL_TO_RENEW" where n.subtype == "GRACE_PERIOD":
             return (.grace, n.data?.renewalInfo?.gracePeriodExpiresDate ?? t.expiresDate)
+        case "DID_FAIL_TO_RENEW":
+            // Billing retry without a grace period (v5): paid until `expiresDate`, then nothing
+            // (answers judge the entitlement against the clock: Subscription.asOf).
+            let paidUntil = t.expiresDate ?? n.signedDate
+            return (paidUntil > n.signedDate ? .active : .expired, t.expiresDate)
+        case "DID_CHANGE_RENEWAL_PREF" where n.subtype == "UPGRADE":
+            // Apple: "The upgrade goes into effect immediately": the transaction is the new
+            // product's. A DOWNGRADE takes effect at the next renewal (its DID_RENEW).
+            return (.active, t.expiresDate)
         case "EXPIRED", "GRACE_PERIOD_EXPIRED": return (.expired, t.expiresDate)
         case "REFUND", "REVOKE": return (.revoked, t.expiresDate)
         default: return nil

@@ -199,6 +199,30 @@ import Testing
             action: { f, _, token in try claim(f, token) }, committedAt: Self.claimCommit)
     }
 
+    /// Issue 35, defect 10: a repeat claim of a purchase the account already holds (a restore on
+    /// another device) still decides on the account in a write of its own: before, it answered
+    /// `already_claimed` and rewrote the disabled account's profile.json.
+    @Test func aRepeatClaimCommitsOnlyBeforeADisable() throws {
+        try raceDisable(
+            "claimPurchase of a purchase already claimed",
+            setUp: {
+                let f = AccountFixture()
+                let up = try f.signUp()
+                let token = up.session.refreshToken.value
+                try claim(f, token)
+                f.nowMs += 60_000  // the restore comes later: a newer transaction, a newer profile
+                return (f, up.account.serviceUserID, token)
+            },
+            action: { f, _, token in try claim(f, token) },
+            committedAt: { f, uuid in
+                // The listing written again, not disabled: the latest such version.
+                f.s3.history[AccountKeys.providers(uuid)]?.filter {
+                    let doc = ProvidersDocumentJSON.decode($0.body)
+                    return doc?.purchases.contains(Self.purchaseID) == true && doc?.isDisabled == false
+                }.map(Self.order).max()
+            })
+    }
+
     /// A sign-in that completes a link which stopped after its identity file: the completion is a
     /// link committing, and the refused sign-in leaves no session record either.
     @Test func aSignInCompletesALinkOnlyBeforeADisable() throws {

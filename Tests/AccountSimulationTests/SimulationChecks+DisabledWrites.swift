@@ -8,8 +8,8 @@ import StrictJSON
 /// - no write of providers.json by a link, unlink, claim or sign-in lists an identity (active or
 ///   pending), retires one, or lists a purchase, and no claim writes its listing at all (even
 ///   unchanged: that write is the claim's commit);
-/// - no claim file naming the account is created by a claim whose listing write did not come
-///   before the disable;
+/// - no claim file naming the account is created, and no profile.json of it written, by a claim
+///   whose listing write did not come before the disable;
 /// - no identity file naming the account is created by a link or sign-in that answered success,
 ///   nor by one that answered without meeting a fault and left it there (unless the account was
 ///   enabled or deleted again before the answer: the commit came after that).
@@ -75,6 +75,19 @@ extension SimulationChecks {
                 for change in changes {
                     fail(
                         "op \(r.id) \(r.name) \(change) on account \(uuid.prefix(8)) while disabled (by op \(disabledBy[uuid]?.op ?? -1))"
+                    )
+                }
+            } else if w.key.hasPrefix("users/") && w.key.hasSuffix("/account/profile.json") {
+                // Issue 35, defect 10: a claim's profile write is the tail of a claim committed in
+                // its listing write; without one before the disable, it is a write on a disabled
+                // account (a repeat claim used to skip the listing and rewrite the profile).
+                let uuid = String(w.key.dropFirst("users/".count).prefix(36))
+                guard let (by, disabledAt) = disabledBy[uuid], let r = records[w.op], r.name.hasPrefix("claim ")
+                else { continue }
+                let providers = AccountKeys.providers(uuid)
+                if !writes[..<disabledAt].contains(where: { $0.op == w.op && $0.key == providers }) {
+                    fail(
+                        "op \(r.id) \(r.name) wrote profile.json of account \(uuid.prefix(8)) while disabled (by op \(by)), without committing before"
                     )
                 }
             } else if w.key.hasPrefix("identities/") || w.key.hasPrefix("purchases/apple/"), w.before == nil,

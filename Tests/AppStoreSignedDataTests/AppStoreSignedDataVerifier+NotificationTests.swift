@@ -52,6 +52,19 @@ struct AppStoreSignedDataVerifierNotificationTests {
         #expect(try f.verifier(rootPEM: f.otherRootPEM).notificationRefusal(f["notification_neither"]) != nil)
     }
 
+    /// Contract v5 (issue 35, defect 9): an external purchase token is checked against the
+    /// deployment's environments like every other notification (Apple's library: an
+    /// `externalPurchaseId` starting with SANDBOX is the sandbox's).
+    @Test func anExternalPurchaseTokenIsCheckedAgainstTheEnvironments() throws {
+        let f = try SignedFixtures.get()
+        let sandbox = f["notification_external_purchase_token_sandbox"]
+        #expect(try f.verifier().notificationRefusal(sandbox)?.kind == .environment)
+        let both = try f.verifier(environments: [.production, .sandbox])
+        #expect(try both.verifyNotification(sandbox).notificationType == "EXTERNAL_PURCHASE_TOKEN")
+        let production = f["notification_external_purchase_token"]
+        #expect(try f.verifier(environments: [.sandbox]).notificationRefusal(production)?.kind == .environment)
+    }
+
     @Test func refusesABadNestedJWS() throws {
         let f = try SignedFixtures.get()
         let v = try f.verifier(environments: [.production, .sandbox])

@@ -79,6 +79,17 @@ struct SignedFixtures: Sendable {
                 ],
             ],
         ],
+        "notification_external_purchase_token_sandbox": [
+            "kind": "notification", "drop": ["data"],
+            "claims": [
+                "notificationType": "EXTERNAL_PURCHASE_TOKEN", "subtype": "UNREPORTED",
+                "externalPurchaseToken": [
+                    "externalPurchaseId": "SANDBOX_b2158121-7af9-49d4-9561-1f588205523e",
+                    "tokenCreationDate": 1_698_148_950_000,
+                    "appAppleId": 1_234_567_890, "bundleId": "com.example.photos",
+                ],
+            ],
+        ],
         "family_revoked": [
             "claims": [
                 "inAppOwnershipType": "FAMILY_SHARED", "revocationDate": 1_700_000_000_000, "revocationReason": 0,
