@@ -14,7 +14,7 @@ extension Subscription {
             list.append(self)
         }
         list.sort { $0.originalTransactionID < $1.originalTransactionID }
-        let best = list.dropFirst().reduce(list[0]) { Subscription.isBetter($1, than: $0) ? $1 : $0 }
+        guard let best = Subscription.best(of: list) else { return false }  // never: the list holds self
         profile.subscription = best.json(storageUsed: current["storageUsed"], purchases: list)
         return true
     }

@@ -68,8 +68,7 @@ extension PurchaseFlow {
         }
         // Always a write of its own, a repeat claim's too: it is what decides on the account
         // against a disable (issue 35, defect 10: a repeat claim rewrote a disabled profile).
-        var account = try listPurchase(
-            purchase.originalTransactionID, in: auth.account, commit: true, deadline: deadline)
+        var account = try listPurchase(purchase.originalTransactionID, in: auth.account, deadline: deadline)
         if existing == nil {
             let put = S3Put(key: key, body: Array(uuid.utf8), contentType: "text/plain", condition: .ifNoneMatch)
             switch try store.backend.put(put, deadline: deadline) {
@@ -100,17 +99,14 @@ extension PurchaseFlow {
         return ClaimOutcome(status: status, account: account)
     }
 
-    /// Lists purchase `id`. `commit`: written even when it is listed already (unchanged), so that
-    /// the claim's decision on the account is made by this conditional write.
-    package func listPurchase(
-        _ id: String, in account: Account, commit: Bool, deadline: Deadline
-    ) throws(AccountError) -> Account {
+    /// Lists purchase `id`, and writes providers.json even when it is listed already (unchanged),
+    /// so that the claim's decision on the account is made by this conditional write.
+    package func listPurchase(_ id: String, in account: Account, deadline: Deadline) throws(AccountError) -> Account {
         try store.updateProviders(account, deadline: deadline) {
             (doc: inout ProvidersDocument) throws(AccountError) -> Bool in
             guard !doc.isDeleted else { throw .sessionInvalid(reason: "the account was deleted") }
             try doc.refuseIfDisabled()
-            guard !doc.purchases.contains(id) else { return commit }
-            doc.purchases.append(id)
+            if !doc.purchases.contains(id) { doc.purchases.append(id) }
             return true
         }
     }

@@ -67,8 +67,8 @@ package struct AppStoreNotificationAction: Action {
         case "DID_FAIL_TO_RENEW":
             // Billing retry without a grace period (v5): paid until `expiresDate`, then nothing
             // (answers judge the entitlement against the clock: Subscription.asOf).
-            let paidUntil = t.expiresDate ?? n.signedDate
-            return (paidUntil > n.signedDate ? .active : .expired, t.expiresDate)
+            let paid = t.expiresDate.map { $0 > n.signedDate } ?? false
+            return (paid ? .active : .expired, t.expiresDate)
         case "DID_CHANGE_RENEWAL_PREF" where n.subtype == "UPGRADE":
             // Apple: "The upgrade goes into effect immediately": the transaction is the new
             // product's. A DOWNGRADE takes effect at the next renewal (its DID_RENEW).

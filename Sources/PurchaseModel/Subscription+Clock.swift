@@ -18,8 +18,7 @@ extension Subscription {
     package static func judged(_ stored: JSONValue, nowMs: Int64) -> JSONValue {
         let listed = claimed(in: stored)
         let judged = listed.map { $0.asOf(nowMs) }
-        guard judged != listed, let first = judged.first else { return stored }
-        let best = judged.dropFirst().reduce(first) { isBetter($1, than: $0) ? $1 : $0 }
+        guard judged != listed, let best = best(of: judged) else { return stored }
         return best.json(storageUsed: stored["storageUsed"], purchases: judged)
     }
 }

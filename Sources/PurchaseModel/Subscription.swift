@@ -54,6 +54,12 @@ package struct Subscription: Sendable, Equatable {
         return a.originalTransactionID < b.originalTransactionID
     }
 
+    /// The best of `list` by `isBetter`, the one a subscription object names; nil for none.
+    package static func best(of list: [Subscription]) -> Subscription? {
+        guard let first = list.first else { return nil }
+        return list.dropFirst().reduce(first) { isBetter($1, than: $0) ? $1 : $0 }
+    }
+
     /// One entry of `subscription.purchases`.
     package var entryJSON: JSONValue {
         func ts(_ ms: Int64?) -> JSONValue { ms.map { .string(ISO8601.format(milliseconds: $0)) } ?? .null }
